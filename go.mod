@@ -1,0 +1,3 @@
+module github.com/qrita-project/qrita
+
+go 1.26
