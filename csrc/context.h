@@ -1,0 +1,73 @@
+// The context behind qrita_ctx and the error helpers every csrc/ file
+// shares. Internal: not part of the C ABI.
+#pragma once
+
+#include <cstdarg>
+#include <cstdio>
+#include <mutex>
+
+#include "../cuda/compat.cuh"
+#include "qrita.h"
+
+namespace qrita_host {
+
+constexpr int kStagingSlots = 4;  // calls in flight before a host wait
+
+// Pinned host and device copies of one call's k and p arrays. The event
+// marks the end of the kernel that reads them; the slot is reused only
+// after it completes.
+struct StagingSlot {
+  int64_t rows = 0;
+  int32_t* host_k = nullptr;
+  float* host_p = nullptr;
+  int32_t* dev_k = nullptr;
+  float* dev_p = nullptr;
+  cudaEvent_t done = nullptr;
+};
+
+inline qrita_status fail(qrita_ctx* ctx, qrita_status st, const char* fmt, ...);
+inline qrita_status device_fail(qrita_ctx* ctx, const char* what, cudaError_t e);
+
+}  // namespace qrita_host
+
+struct qrita_ctx {
+  int device = -1;
+  int multiprocessors = 0;
+  int grid_limit[3] = {0, 0, 0};  // per dtype
+  std::mutex mu;                  // one call at a time on this context
+  qrita_host::StagingSlot slots[qrita_host::kStagingSlots];
+  int next_slot = 0;
+  char err[512] = {0};
+};
+
+namespace qrita_host {
+
+inline qrita_status fail(qrita_ctx* ctx, qrita_status st, const char* fmt, ...) {
+  if (ctx) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->err, sizeof(ctx->err), fmt, ap);
+    va_end(ap);
+  }
+  return st;
+}
+
+inline qrita_status device_fail(qrita_ctx* ctx, const char* what, cudaError_t e) {
+  const qrita_status st = e == cudaErrorMemoryAllocation ? QRITA_ERR_OUT_OF_MEMORY : QRITA_ERR_DEVICE;
+  return fail(ctx, st, "%s: %s", what, cudaGetErrorString(e));
+}
+
+#define QRITA_TRY(ctx, expr)                                                     \
+  do {                                                                           \
+    const cudaError_t e_ = (expr);                                               \
+    if (e_ != cudaSuccess) return ::qrita_host::device_fail(ctx, #expr, e_);     \
+  } while (0)
+
+// Clears the last error and makes the context's device current.
+inline qrita_status enter(qrita_ctx* ctx) {
+  ctx->err[0] = 0;
+  QRITA_TRY(ctx, cudaSetDevice(ctx->device));
+  return QRITA_OK;
+}
+
+}  // namespace qrita_host

@@ -1,0 +1,78 @@
+// Element types, the order-preserving integer image of a float, and the
+// fixed-point probability mass. Searching on integers makes every
+// comparison exact; summing fixed-point mass makes every sum independent of
+// the order threads add in, so results are deterministic.
+#pragma once
+
+#include "compat.cuh"
+
+namespace qrita {
+
+// key_of(x): unsigned order equals float order; +0 and -0 share a key;
+// NaN maps to 0, below everything.
+__device__ __forceinline__ uint32_t key_of(float x) {
+  if (x != x) return 0u;
+  uint32_t b = __float_as_uint(x == 0.0f ? 0.0f : x);
+  return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+}
+
+__device__ __forceinline__ float float_of_key(uint32_t k) {
+  uint32_t b = (k & 0x80000000u) ? (k & 0x7fffffffu) : ~k;
+  return __uint_as_float(b);
+}
+
+constexpr uint32_t kKeyNegInf = 0x007fffffu;  // key_of(-Inf)
+constexpr uint32_t kKeyPosInf = 0xff800000u;  // key_of(+Inf)
+
+// Entries with a key above -Inf's can be kept (not NaN, not -Inf).
+__device__ __forceinline__ bool keepable(uint32_t key) { return key > kKeyNegInf; }
+
+// Element types: raw bits in, float out. Kept entries are written back
+// from their raw bits, so -0 stays -0.
+struct F32 {
+  using bits_t = uint32_t;
+  static constexpr bits_t kNegInf = 0xff800000u;
+  __device__ static float to_float(bits_t b) { return __uint_as_float(b); }
+};
+struct F16 {
+  using bits_t = uint16_t;
+  static constexpr bits_t kNegInf = 0xfc00u;
+  __device__ static float to_float(bits_t b) { return half_bits_to_float(b); }
+};
+struct BF16 {
+  using bits_t = uint16_t;
+  static constexpr bits_t kNegInf = 0xff80u;
+  __device__ static float to_float(bits_t b) { return __uint_as_float(uint32_t(b) << 16); }
+};
+
+// Fixed-point probability mass: exp(x - max) in units of 2^-39. Vocab is
+// capped at 2^24 (QRITA_MAX_VOCAB), so any sum fits in 63 bits; each term
+// is off by at most 2^-40, far inside the 1e-6 top-p contract.
+using mass_t = unsigned long long;
+constexpr float kMassOne = 549755813888.0f;  // 2^39
+
+struct MassScale {
+  float max_value;  // the row's largest keepable value
+  bool inf_max;     // +Inf present: +Inf tokens share all the mass
+
+  __device__ mass_t of(float x) const {
+    if (inf_max) return x == max_value ? mass_t(kMassOne) : 0ull;
+    return static_cast<mass_t>(__float2ull_rn(expf(x - max_value) * kMassOne));
+  }
+};
+
+// Pivot in rank order: an entry is at or above the pivot when its key is
+// greater, or equal with an index no greater.
+struct Pivot {
+  uint32_t key;
+  uint32_t idx;
+};
+
+constexpr Pivot kPivotAll = {kKeyNegInf + 1, 0xffffffffu};  // every keepable entry
+constexpr Pivot kPivotNone = {0xffffffffu, 0u};             // no entry
+
+__device__ __forceinline__ bool at_or_above(uint32_t key, uint32_t idx, Pivot p) {
+  return key > p.key || (key == p.key && idx <= p.idx);
+}
+
+}  // namespace qrita

@@ -1,0 +1,101 @@
+// Reading a row of logits from device memory: 16-byte vector loads for the
+// aligned body, scalar loads for the unaligned head and tail (rows may
+// start anywhere: any row stride is allowed).
+#pragma once
+
+#include <type_traits>
+
+#include "compat.cuh"
+
+namespace qrita {
+
+template <class E>
+struct RowSplit {
+  using bits_t = typename E::bits_t;
+  static constexpr int kVec = 16 / sizeof(bits_t);
+  uint32_t head;  // scalar elements before the first 16-byte boundary
+  uint32_t nvec;  // aligned vectors
+  uint32_t tail;  // first index of the scalar tail
+
+  __device__ RowSplit(const bits_t* row, uint32_t n) {
+    const uint32_t mis = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(row) % 16) / sizeof(bits_t);
+    head = mis ? min(n, static_cast<uint32_t>(kVec) - mis) : 0u;
+    nvec = (n - head) / kVec;
+    tail = head + nvec * kVec;
+  }
+};
+
+// Calls f(count, first, elems, live) over the whole row, where elems holds
+// `count` consecutive elements starting at index `first` (count is a
+// std::integral_constant: 1 for head and tail, the vector width for the
+// body). Every thread of the block makes the same sequence of calls, so f
+// may use warp collectives; `live` says whether this thread's elements are
+// real. kUnroll vectors per thread are loaded before any is used.
+template <class E, int kThreads, int kUnroll, class F>
+__device__ __forceinline__ void for_each_chunk(const typename E::bits_t* row, uint32_t n, F&& f) {
+  using bits_t = typename E::bits_t;
+  using Split = RowSplit<E>;
+  constexpr int kVec = Split::kVec;
+  static_assert(kThreads >= kVec, "head and tail take one pass");
+  const Split s(row, n);
+  {
+    const uint32_t i = threadIdx.x;
+    const bool live = i < s.head;
+    bits_t b[1] = {live ? row[i] : bits_t(0)};
+    f(std::integral_constant<int, 1>(), i, b, live);
+  }
+  const uint4* vrow = reinterpret_cast<const uint4*>(row + s.head);
+  for (uint32_t base = 0; base < s.nvec; base += kThreads * kUnroll) {
+    uint4 v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const uint32_t j = base + u * kThreads + threadIdx.x;
+      v[u] = j < s.nvec ? vrow[j] : make_uint4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const uint32_t j = base + u * kThreads + threadIdx.x;
+      bits_t b[kVec];
+      static_assert(sizeof(b) == sizeof(uint4), "one vector");
+      memcpy(b, &v[u], sizeof(uint4));
+      f(std::integral_constant<int, kVec>(), s.head + j * kVec, b, j < s.nvec);
+    }
+  }
+  {
+    const uint32_t i = s.tail + threadIdx.x;
+    const bool live = i < n;
+    bits_t b[1] = {live ? row[i] : bits_t(0)};
+    f(std::integral_constant<int, 1>(), i, b, live);
+  }
+}
+
+// Stores `count` elements at row[first] (a whole vector for the body).
+template <class E, int kCount>
+__device__ __forceinline__ void store_chunk(typename E::bits_t* row, uint32_t first,
+                                            const typename E::bits_t (&b)[kCount]) {
+  if constexpr (kCount == 1) {
+    row[first] = b[0];
+  } else {
+    uint4 v;
+    memcpy(&v, b, sizeof(uint4));
+    *reinterpret_cast<uint4*>(row + first) = v;
+  }
+}
+
+// Writes -Inf over the whole row (the write-only mask pass).
+template <class E, int kThreads>
+__device__ void fill_neg_inf(typename E::bits_t* row, uint32_t n) {
+  using bits_t = typename E::bits_t;
+  using Split = RowSplit<E>;
+  const Split s(row, n);
+  if (threadIdx.x < s.head) row[threadIdx.x] = E::kNegInf;
+  bits_t b[Split::kVec];
+  for (int t = 0; t < Split::kVec; ++t) b[t] = E::kNegInf;
+  uint4 v;
+  memcpy(&v, b, sizeof(uint4));
+  uint4* vrow = reinterpret_cast<uint4*>(row + s.head);
+  for (uint32_t j = threadIdx.x; j < s.nvec; j += kThreads) vrow[j] = v;
+  if (s.tail + threadIdx.x < n) row[s.tail + threadIdx.x] = E::kNegInf;
+}
+
+}  // namespace qrita

@@ -1,0 +1,187 @@
+// The exact multi-pivot search. Each step splits the remaining key range
+// into 256 sub-ranges at once (255 pivots: an 8-bit digit of the
+// order-preserving key), counts entries (or sums their fixed-point mass)
+// per sub-range and keeps the one holding the target: four steps settle a
+// 32-bit key. Duplicates at the final key are then ranked by index with the
+// same search over the inverted index, which is the stable-sort rule.
+#pragma once
+
+#include "block_primitives.cuh"
+#include "keys.cuh"
+#include "row_access.cuh"
+
+namespace qrita {
+
+// Shared memory of one row.
+template <int kCap>
+struct RowShared {
+  uint32_t cand_bits[kCap];  // raw element bits, zero-extended
+  uint32_t cand_idx[kCap];
+  uint32_t hist_count[kDigitBins];
+  mass_t hist_mass[kDigitBins];
+  double scratch_f64[kWarpSize];
+  mass_t scratch_u64[kWarpSize];
+  DigitChoice choice;
+  uint32_t cand_count;  // may exceed kCap: then the buffer overflowed
+  uint32_t n_keepable;
+  uint32_t max_key;
+  mass_t mass_rest;     // mass of keepable non-candidates, relative to the threshold
+};
+
+// Candidates gathered in shared memory.
+template <class E, int kThreads, int kCap>
+struct SharedSource {
+  const RowShared<kCap>* sh;
+  uint32_t n;
+  template <class F>
+  __device__ void each(F&& f) const {
+    for (uint32_t i = threadIdx.x; i < n; i += kThreads) {
+      const float x = E::to_float(static_cast<typename E::bits_t>(sh->cand_bits[i]));
+      f(key_of(x), sh->cand_idx[i], x);
+    }
+  }
+};
+
+// The whole row in device memory (the exact fallback).
+template <class E, int kThreads, int kUnroll>
+struct GlobalSource {
+  const typename E::bits_t* row;
+  uint32_t n;
+  template <class F>
+  __device__ void each(F&& f) const {
+    for_each_chunk<E, kThreads, kUnroll>(row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
+      if (!live) return;
+#pragma unroll
+      for (int t = 0; t < decltype(count)::value; ++t) {
+        const float x = E::to_float(b[t]);
+        f(key_of(x), first + t, x);
+      }
+    });
+  }
+};
+
+__device__ __forceinline__ Pivot clamp_to_floor(Pivot p, Pivot floor) {
+  if (p.key == floor.key && p.idx > floor.idx) p.idx = floor.idx;
+  return p;
+}
+
+template <int kCap>
+__device__ void clear_histogram(RowShared<kCap>& sh, bool with_mass) {
+  for (int i = threadIdx.x; i < kDigitBins; i += blockDim.x) {
+    sh.hist_count[i] = 0;
+    if (with_mass) sh.hist_mass[i] = 0;
+  }
+  __syncthreads();
+}
+
+// Among entries at or above floor whose projected value proj() matches
+// the search so far, finds the value of the r-th largest proj. Returns
+// the value; *count_above gets how many rank above it and *count_equal
+// how many share it.
+template <class Src, int kCap, class Member, class Proj>
+__device__ uint32_t radix_select_desc(const Src& src, RowShared<kCap>& sh, Member member, Proj proj,
+                                      uint32_t r, uint32_t* count_above, uint32_t* count_equal) {
+  uint32_t prefix = 0, above = 0;
+  for (int shift = 32 - kDigitBits; shift >= 0; shift -= kDigitBits) {
+    clear_histogram(sh, false);
+    const uint32_t hi = shift + kDigitBits >= 32 ? 0u : (~0u << (shift + kDigitBits));
+    src.each([&](uint32_t key, uint32_t idx, float) {
+      if (!member(key, idx)) return;
+      const uint32_t v = proj(key, idx);
+      if ((v & hi) == prefix) atomicAdd(&sh.hist_count[(v >> shift) & (kDigitBins - 1)], 1u);
+    });
+    __syncthreads();
+    choose_digit<false>(sh.hist_count, sh.hist_mass, r, 0.0, &sh.choice);
+    __syncthreads();
+    const DigitChoice c = sh.choice;
+    prefix |= c.digit << shift;
+    r -= c.count_above;
+    above += c.count_above;
+    *count_equal = c.count_in;
+  }
+  *count_above = above;
+  return prefix;
+}
+
+// Finishes a search that settled on key v with `need` of its `ties` equal
+// entries to keep: the lowest-index `need` of them (stable sort), or all in
+// KeepTies mode.
+template <class Src, int kCap>
+__device__ Pivot rank_ties(const Src& src, RowShared<kCap>& sh, Pivot floor, uint32_t v, uint32_t need,
+                           uint32_t ties, bool keep_ties) {
+  if (keep_ties || need >= ties) return clamp_to_floor(Pivot{v, 0xffffffffu}, floor);
+  uint32_t above, equal;
+  const uint32_t inv = radix_select_desc(
+      src, sh, [&](uint32_t key, uint32_t idx) { return key == v && at_or_above(key, idx, floor); },
+      [](uint32_t, uint32_t idx) { return ~idx; }, need, &above, &equal);
+  return Pivot{v, ~inv};
+}
+
+struct Cut {
+  Pivot pivot;
+  uint32_t kept;  // entries at or above the pivot
+};
+
+// Keeps the first r entries in rank order among those at or above floor
+// (top-k). Requires 1 <= r <= their number.
+template <class Src, int kCap>
+__device__ Cut select_rank(const Src& src, RowShared<kCap>& sh, Pivot floor, uint32_t r, bool keep_ties) {
+  uint32_t above, ties;
+  const uint32_t v = radix_select_desc(
+      src, sh, [&](uint32_t key, uint32_t idx) { return at_or_above(key, idx, floor); },
+      [](uint32_t key, uint32_t) { return key; }, r, &above, &ties);
+  const uint32_t need = r - above;
+  const Pivot p = rank_ties(src, sh, floor, v, need, ties, keep_ties);
+  return Cut{p, keep_ties || need >= ties ? above + ties : r};
+}
+
+// Total fixed-point mass of the entries at or above floor.
+template <int kThreads, class Src, int kCap>
+__device__ mass_t mass_total(const Src& src, RowShared<kCap>& sh, Pivot floor, MassScale scale) {
+  mass_t m = 0;
+  src.each([&](uint32_t key, uint32_t idx, float x) {
+    if (at_or_above(key, idx, floor)) m += scale.of(x);
+  });
+  return block_sum<kThreads>(m, sh.scratch_u64);
+}
+
+// Keeps the shortest rank-order prefix of the entries at or above floor
+// whose mass reaches goal (top-p).
+template <class Src, int kCap>
+__device__ Cut select_mass(const Src& src, RowShared<kCap>& sh, Pivot floor, double goal, MassScale scale,
+                           bool keep_ties) {
+  uint32_t prefix = 0, above = 0, ties = 0;
+  mass_t mass_above = 0;
+  for (int shift = 32 - kDigitBits; shift >= 0; shift -= kDigitBits) {
+    clear_histogram(sh, true);
+    const uint32_t hi = shift + kDigitBits >= 32 ? 0u : (~0u << (shift + kDigitBits));
+    src.each([&](uint32_t key, uint32_t idx, float x) {
+      if (!at_or_above(key, idx, floor) || (key & hi) != prefix) return;
+      const uint32_t d = (key >> shift) & (kDigitBins - 1);
+      atomicAdd(&sh.hist_count[d], 1u);
+      const mass_t m = scale.of(x);
+      if (m != 0) atomicAdd(&sh.hist_mass[d], m);
+    });
+    __syncthreads();
+    choose_digit<true>(sh.hist_count, sh.hist_mass, 0, goal - double(mass_above), &sh.choice);
+    __syncthreads();
+    const DigitChoice c = sh.choice;
+    prefix |= c.digit << shift;
+    above += c.count_above;
+    mass_above += c.mass_above;
+    ties = c.count_in;
+  }
+  // Equal keys carry equal mass e: keep the fewest j of them that reach goal.
+  const mass_t e = scale.of(float_of_key(prefix));
+  uint32_t j = ties;
+  if (e != 0) {
+    const double want = ceil((goal - double(mass_above)) / double(e));
+    j = want < 1.0 ? 1u : (want > double(ties) ? ties : static_cast<uint32_t>(want));
+    while (j > 1 && double(mass_above + mass_t(j - 1) * e) >= goal) --j;
+    while (j < ties && double(mass_above + mass_t(j) * e) < goal) ++j;
+  }
+  const Pivot p = rank_ties(src, sh, floor, prefix, j, ties, keep_ties);
+  return Cut{p, keep_ties || j >= ties ? above + ties : above + j};
+}
+
+}  // namespace qrita

@@ -1,0 +1,302 @@
+// The Qrita truncation kernel: one CTA per row, persistent over rows.
+//
+// Per row, in the common case, the logits are read once:
+//   1. sigma-truncation: mean and deviation from a strided sample give a
+//      threshold expected to pass a few times k entries (normal-quantile
+//      table, minus a safety margin);
+//   2. one pass over the row gathers the entries above it into shared
+//      memory, counting the keepable entries and, for top-p-only rows,
+//      summing the mass of the rest;
+//   3. the exact multi-pivot search (select.cuh) runs on the candidates:
+//      top-k by rank, then top-p by mass over the survivors;
+//   4. the mask is written without reading the row again: -Inf over the
+//      row, then the kept candidates' original bits.
+// When truncation misses (too few candidates, the buffer overflows, or the
+// nucleus reaches below the threshold), the same search runs over the row
+// in device memory: slower, equally exact.
+#pragma once
+
+#include "block_primitives.cuh"
+#include "keys.cuh"
+#include "normal_quantiles.cuh"
+#include "policy.cuh"
+#include "row_access.cuh"
+#include "select.cuh"
+#include "truncate_params.h"
+
+namespace qrita {
+
+template <class Policy>
+__device__ uint32_t candidate_target(bool do_k, uint32_t k) {
+  constexpr uint32_t kCap = Policy::kCandidateCapacity;
+  constexpr uint32_t kDefault = kCap / Policy::kMaxTargetDivisor;
+  if (!do_k) return kDefault;
+  const uint32_t want = max(k * Policy::kTopKOversample, static_cast<uint32_t>(Policy::kMinCandidates));
+  return min(want, max(kDefault, k + k / 4));
+}
+
+// The key above which about `target` of the row's n entries lie, if the
+// bulk of the row is Gaussian; every keepable key when the row is short.
+template <class Policy, class E, int kCap>
+__device__ uint32_t sigma_threshold(const typename E::bits_t* row, uint32_t n, uint32_t target,
+                                    RowShared<kCap>& sh) {
+  constexpr int kThreads = Policy::kBlockThreads;
+  constexpr uint32_t kAll = kKeyNegInf + 1;
+  if (n <= static_cast<uint32_t>(Policy::kGatherWholeRowBelow)) return kAll;
+  double s1 = 0, s2 = 0, cnt = 0;
+  for (int j = threadIdx.x; j < Policy::kSampleSize; j += kThreads) {
+    const uint32_t pos = static_cast<uint32_t>(uint64_t(j) * n / Policy::kSampleSize);
+    const float x = E::to_float(row[pos]);
+    if (isfinite(x)) {
+      s1 += x;
+      s2 += double(x) * x;
+      cnt += 1;
+    }
+  }
+  cnt = block_sum<kThreads>(cnt, sh.scratch_f64);
+  s1 = block_sum<kThreads>(s1, sh.scratch_f64);
+  s2 = block_sum<kThreads>(s2, sh.scratch_f64);
+  if (cnt == 0) return kAll;
+  const double mean = s1 / cnt;
+  const double sd = sqrt(fmax(0.0, s2 / cnt - mean * mean));
+  const double expected = double(n) * cnt / Policy::kSampleSize;
+  const double q = double(target) / expected;
+  if (q >= 0.25) return kAll;
+  double t = -log2(q) * kQuantileStepsPerOctave;
+  t = fmin(fmax(t, 1.0), double(kQuantileEntries - 1));
+  const int i = min(static_cast<int>(t), kQuantileEntries - 2);
+  const double z = kNormalQuantiles[i] + (t - i) * (kNormalQuantiles[i + 1] - kNormalQuantiles[i]);
+  const float thr = static_cast<float>(mean + (z - Policy::kSigmaMargin) * sd);
+  if (!isfinite(thr)) return kAll;
+  return max(key_of(thr), kAll);
+}
+
+// Appends this lane's entry when pred holds; one shared atomic per warp.
+template <int kCap>
+__device__ __forceinline__ void append_candidate(bool pred, uint32_t bits, uint32_t idx, RowShared<kCap>& sh) {
+  const lane_mask_t m = warp_ballot(pred);
+  if (m == 0) return;
+  const int leader = lowest_lane(m);
+  uint32_t base = 0;
+  if (lane_id() == leader) base = atomicAdd(&sh.cand_count, static_cast<uint32_t>(popcount(m)));
+  base = warp_shfl(base, leader);
+  if (pred) {
+    const uint32_t pos = base + popcount(m & lanes_below());
+    if (pos < kCap) {
+      sh.cand_bits[pos] = bits;
+      sh.cand_idx[pos] = idx;
+    }
+  }
+}
+
+// Pass 2: gathers keys >= key_thr; counts keepable entries, the largest
+// key and, when want_rest_mass, the mass of the others relative to the
+// threshold value.
+template <class Policy, class E, int kCap>
+__device__ void gather_candidates(const typename E::bits_t* row, uint32_t n, uint32_t key_thr, bool want_rest_mass,
+                                  RowShared<kCap>& sh) {
+  constexpr int kThreads = Policy::kBlockThreads;
+  if (threadIdx.x == 0) {
+    sh.cand_count = 0;
+    sh.n_keepable = 0;
+    sh.max_key = 0;
+    sh.mass_rest = 0;
+  }
+  __syncthreads();
+  const float thr = float_of_key(key_thr);
+  uint32_t keepable_count = 0, max_key = 0;
+  mass_t rest = 0;
+  for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
+    constexpr int kCount = decltype(count)::value;
+    uint32_t keys[kCount];
+    bool any = false;
+#pragma unroll
+    for (int t = 0; t < kCount; ++t) {
+      const float x = E::to_float(b[t]);
+      keys[t] = live ? key_of(x) : 0u;
+      const bool ok = keepable(keys[t]);
+      keepable_count += ok;
+      max_key = max(max_key, keys[t]);
+      const bool cand = ok && keys[t] >= key_thr;
+      any |= cand;
+      if (want_rest_mass && ok && !cand) rest += __float2ull_rn(expf(x - thr) * kMassOne);
+    }
+    if (!warp_any(any)) return;
+#pragma unroll
+    for (int t = 0; t < kCount; ++t)
+      append_candidate(keepable(keys[t]) && keys[t] >= key_thr, b[t], first + t, sh);
+  });
+  keepable_count = warp_sum(keepable_count);
+  rest = warp_sum(rest);
+  for (int off = kWarpSize / 2; off > 0; off /= 2) max_key = max(max_key, warp_shfl_xor(max_key, off));
+  if (lane_id() == 0) {
+    atomicAdd(&sh.n_keepable, keepable_count);
+    atomicMax(&sh.max_key, max_key);
+    if (rest) atomicAdd(&sh.mass_rest, rest);
+  }
+  __syncthreads();
+}
+
+struct RowPlan {
+  Cut cut;
+  bool in_shared;  // every kept entry is a candidate in shared memory
+};
+
+// Steps 1-3: decides the kept set of one row.
+template <class Policy, class E, int kCap>
+__device__ RowPlan plan_row(const typename E::bits_t* row, uint32_t n, int32_t k, float p, bool keep_ties,
+                            RowShared<kCap>& sh) {
+  constexpr int kThreads = Policy::kBlockThreads;
+  using Shared = SharedSource<E, kThreads, kCap>;
+  using Global = GlobalSource<E, kThreads, Policy::kLoadsInFlight>;
+  const bool want_k = k > 0 && static_cast<uint32_t>(k) < n;
+  const bool want_p = p < 1.0f;  // NaN p in a device array: top-p off
+
+  const uint32_t key_thr = sigma_threshold<Policy, E>(row, n, candidate_target<Policy>(want_k, k), sh);
+  gather_candidates<Policy, E>(row, n, key_thr, want_p && !want_k, sh);
+  const uint32_t cands = sh.cand_count, keepable_n = sh.n_keepable;
+  const bool complete = cands <= kCap;  // the buffer holds every key >= key_thr
+  const Shared shared{&sh, min(cands, static_cast<uint32_t>(kCap))};
+  const Global global{row, n};
+
+  RowPlan plan{Cut{kPivotAll, keepable_n}, false};
+  if (keepable_n == 0) return RowPlan{Cut{kPivotNone, 0}, true};
+
+  const bool do_k = want_k && static_cast<uint32_t>(k) < keepable_n;
+  if (do_k) {
+    if (complete && cands >= static_cast<uint32_t>(k)) {
+      plan = RowPlan{select_rank(shared, sh, kPivotAll, k, keep_ties), true};
+    } else {
+      plan = RowPlan{select_rank(global, sh, kPivotAll, k, keep_ties), false};
+    }
+  }
+  if (!want_p) return plan;
+
+  // The top entry of the survivors is the row's top entry.
+  const bool top_in_shared = complete && cands > 0;
+  if (p <= 0.0f) {
+    if (top_in_shared) return RowPlan{select_rank(shared, sh, plan.cut.pivot, 1, keep_ties), true};
+    return RowPlan{select_rank(global, sh, plan.cut.pivot, 1, keep_ties), false};
+  }
+  const float max_value = float_of_key(sh.max_key);
+  const MassScale scale{max_value, isinf(max_value)};
+  if (plan.in_shared) {
+    const mass_t z = mass_total<kThreads>(shared, sh, plan.cut.pivot, scale);
+    return RowPlan{select_mass(shared, sh, plan.cut.pivot, double(p) * double(z), scale, keep_ties), true};
+  }
+  // Top-p over the whole row: the candidates settle it when their mass
+  // reaches p of the row's (candidates first, the rest rescaled).
+  if (!want_k && top_in_shared) {
+    const mass_t zc = mass_total<kThreads>(shared, sh, kPivotAll, scale);
+    const double rest =
+        scale.inf_max ? 0.0 : rint(double(sh.mass_rest) * exp(double(float_of_key(key_thr)) - double(max_value)));
+    const double goal = double(p) * (double(zc) + rest);
+    if (double(zc) >= goal) return RowPlan{select_mass(shared, sh, kPivotAll, goal, scale, keep_ties), true};
+  }
+  const mass_t z = mass_total<kThreads>(global, sh, plan.cut.pivot, scale);
+  return RowPlan{select_mass(global, sh, plan.cut.pivot, double(p) * double(z), scale, keep_ties), false};
+}
+
+// Step 4, mask output: only writes, when the kept entries are candidates.
+template <class Policy, class E, int kCap>
+__device__ void write_mask(typename E::bits_t* row, uint32_t n, const RowPlan& plan, RowShared<kCap>& sh) {
+  constexpr int kThreads = Policy::kBlockThreads;
+  using bits_t = typename E::bits_t;
+  const Pivot pv = plan.cut.pivot;
+  if (plan.in_shared) {
+    fill_neg_inf<E, kThreads>(row, n);
+    __syncthreads();  // the fill lands before the kept values
+    const uint32_t cands = min(sh.cand_count, static_cast<uint32_t>(kCap));
+    for (uint32_t i = threadIdx.x; i < cands; i += kThreads) {
+      const bits_t b = static_cast<bits_t>(sh.cand_bits[i]);
+      if (at_or_above(key_of(E::to_float(b)), sh.cand_idx[i], pv)) row[sh.cand_idx[i]] = b;
+    }
+    return;
+  }
+  // Read, compare, write what changes.
+  for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
+    constexpr int kCount = decltype(count)::value;
+    if (!live) return;
+    bits_t out[kCount];
+    bool changed = false;
+#pragma unroll
+    for (int t = 0; t < kCount; ++t) {
+      const uint32_t key = key_of(E::to_float(b[t]));
+      const bool keep = keepable(key) && at_or_above(key, first + t, pv);
+      out[t] = keep ? b[t] : E::kNegInf;
+      changed |= out[t] != b[t];
+    }
+    if (changed) store_chunk<E, kCount>(row, first, out);
+  });
+}
+
+// Step 4, id output: the kept ids in rank order, at most max_ids of them.
+template <class Policy, class E, int kCap>
+__device__ void write_ids(const typename E::bits_t* row, uint32_t n, RowPlan plan, RowShared<kCap>& sh,
+                          int32_t* ids, int32_t* count, uint32_t max_ids) {
+  constexpr int kThreads = Policy::kBlockThreads;
+  using bits_t = typename E::bits_t;
+  const uint32_t total = plan.cut.kept;
+  const uint32_t shown = min(total, max_ids);
+  Pivot pv = plan.cut.pivot;
+  if (!plan.in_shared && shown > 0) {
+    // Narrow to the top `shown` entries and gather exactly those.
+    const GlobalSource<E, kThreads, Policy::kLoadsInFlight> global{row, n};
+    pv = select_rank(global, sh, pv, shown, false).pivot;
+    if (threadIdx.x == 0) sh.cand_count = 0;
+    __syncthreads();
+    for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row, n, [&](auto cnt, uint32_t first, const auto& b, bool live) {
+#pragma unroll
+      for (int t = 0; t < decltype(cnt)::value; ++t) {
+        const uint32_t key = key_of(E::to_float(b[t]));
+        append_candidate(live && keepable(key) && at_or_above(key, first + t, pv), b[t], first + t, sh);
+      }
+    });
+    __syncthreads();
+  }
+  const uint32_t cands = min(sh.cand_count, static_cast<uint32_t>(kCap));
+  for (uint32_t i = threadIdx.x; i < cands; i += kThreads) {
+    const uint32_t key = key_of(E::to_float(static_cast<bits_t>(sh.cand_bits[i])));
+    const uint32_t idx = sh.cand_idx[i];
+    if (!at_or_above(key, idx, pv)) continue;
+    uint32_t rank = 0;  // kept entries ahead of this one
+    for (uint32_t j = 0; j < cands; ++j) {
+      const uint32_t kj = key_of(E::to_float(static_cast<bits_t>(sh.cand_bits[j])));
+      const uint32_t ij = sh.cand_idx[j];
+      rank += at_or_above(kj, ij, pv) && (kj > key || (kj == key && ij < idx));
+    }
+    if (rank < shown) ids[rank] = static_cast<int32_t>(idx);
+  }
+  for (uint32_t r = shown + threadIdx.x; r < max_ids; r += kThreads) ids[r] = -1;
+  if (threadIdx.x == 0) *count = static_cast<int32_t>(total);
+}
+
+template <class Policy, class E>
+__global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM)
+    truncate_rows_kernel(TruncateParams prm) {
+  constexpr int kCap = Policy::kCandidateCapacity;
+  using bits_t = typename E::bits_t;
+  __shared__ RowShared<kCap> sh;
+  const uint32_t n = static_cast<uint32_t>(prm.vocab);
+  for (int64_t r = blockIdx.x; r < prm.batch; r += gridDim.x) {
+    bits_t* row = static_cast<bits_t*>(prm.logits) + r * prm.row_stride;
+    const int32_t k = prm.k ? prm.k[r] : 0;
+    const float p = prm.p ? prm.p[r] : 1.0f;
+    const bool ids_out = prm.out_ids != nullptr;
+    if (!ids_out && !(k > 0 && static_cast<uint32_t>(k) < n) && !(p < 1.0f)) {
+      // No filter: only NaN entries change.
+      write_mask<Policy, E>(row, n, RowPlan{Cut{kPivotAll, 0}, false}, sh);
+      continue;
+    }
+    const RowPlan plan = plan_row<Policy, E>(row, n, k, p, prm.keep_ties != 0, sh);
+    if (ids_out) {
+      write_ids<Policy, E>(row, n, plan, sh, prm.out_ids + r * prm.max_ids, prm.out_count + r,
+                           static_cast<uint32_t>(prm.max_ids));
+    } else {
+      write_mask<Policy, E>(row, n, plan, sh);
+    }
+    __syncthreads();  // shared memory is reused by the next row
+  }
+}
+
+}  // namespace qrita

@@ -1,0 +1,23 @@
+// Arguments of the truncation kernel, checked by the host glue first.
+#pragma once
+
+#include <cstdint>
+
+namespace qrita {
+
+struct TruncateParams {
+  void* logits;         // device, [batch][row_stride] elements
+  int64_t batch;
+  int64_t vocab;        // <= QRITA_MAX_VOCAB
+  int64_t row_stride;   // elements, >= vocab
+  const int32_t* k;     // device, [batch], or null: top-k off
+  const float* p;       // device, [batch], or null: top-p off
+  int keep_ties;
+  int32_t* out_ids;     // device, [batch][max_ids]: id output instead of the mask
+  int32_t* out_count;   // device, [batch]
+  int64_t max_ids;
+};
+
+enum class DType { kF32 = 0, kF16 = 1, kBF16 = 2 };
+
+}  // namespace qrita
