@@ -2,17 +2,85 @@ package sampler
 
 import (
 	"context"
-
-	"github.com/qrita-project/qrita/reference"
+	"sync"
+	"sync/atomic"
 )
 
-// TEMPORARY: replaced by the Qrita CPU backend.
-type cpuBackend struct{ workers int }
+// chunksPerWorker: each worker claims rows in chunks, about this many per
+// worker per call, which balances uneven rows (a fallback row costs a few
+// times a truncated one) and bounds the delay before a cancelled ctx is
+// noticed to one chunk.
+const chunksPerWorker = 8
 
-func newCPUBackend(cfg config) backend { return &cpuBackend{workers: cfg.workers} }
+// cpuBackend is the pure-Go Qrita implementation, parallel over rows.
+type cpuBackend struct {
+	workers int
+	scratch sync.Pool // *cpuScratch, reused across rows and calls
+}
+
+func newCPUBackend(cfg config) backend {
+	return &cpuBackend{workers: max(1, cfg.workers)}
+}
 
 func (c *cpuBackend) kind() Backend { return BackendCPU }
 func (c *cpuBackend) close() error  { return nil }
+
+// topKTopP truncates every row. Rows are independent and each is computed
+// the same way whatever worker runs it, so results do not depend on the
+// number of workers. On cancellation it returns ctx's error with some rows
+// truncated and the others untouched.
 func (c *cpuBackend) topKTopP(ctx context.Context, logits []float32, batch, vocab int, k []int32, p []float32, ties TieMode) error {
-	return reference.TopKTopPTies(logits, batch, vocab, k, p, ties)
+	workers := min(c.workers, batch)
+	chunk := max(1, batch/(workers*chunksPerWorker))
+	var next atomic.Int64
+	var stopped atomic.Bool // a worker saw ctx done before the rows ran out
+	run := func() {
+		s, _ := c.scratch.Get().(*cpuScratch)
+		if s == nil {
+			s = new(cpuScratch)
+		}
+		defer c.scratch.Put(s)
+		for {
+			start := int(next.Add(int64(chunk))) - chunk
+			if start >= batch {
+				return
+			}
+			if ctx.Err() != nil {
+				stopped.Store(true)
+				return
+			}
+			for i := start; i < min(start+chunk, batch); i++ {
+				s.truncateRow(logits[i*vocab:(i+1)*vocab], rowK(k, i), rowP(p, i), ties)
+			}
+		}
+	}
+	if workers == 1 {
+		run()
+	} else {
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(run)
+		}
+		wg.Wait()
+	}
+	if stopped.Load() {
+		return &Error{Op: "TopKTopP", Err: ctx.Err()}
+	}
+	return nil
+}
+
+// rowK is row i's top-k; a nil k disables top-k.
+func rowK(k []int32, i int) int32 {
+	if k == nil {
+		return 0
+	}
+	return k[i]
+}
+
+// rowP is row i's top-p; a nil p disables top-p.
+func rowP(p []float32, i int) float32 {
+	if p == nil {
+		return 1
+	}
+	return p[i]
 }

@@ -1,0 +1,98 @@
+package sampler
+
+// Tunables of the per-row strategy.
+const (
+	// Top-k gathers about max(kTargetFactor*k, kTargetMin) candidates.
+	kTargetFactor = 8
+	kTargetMin    = 256
+	// pTarget is how many candidates a top-p-only row gathers: enough
+	// that they usually hold p of the mass.
+	pTarget = 4096
+	// candidateCapFactor bounds the candidate buffer at this multiple of
+	// the target (and at least candidateCapMin); an overflow means the
+	// threshold missed and the row takes the exact path.
+	candidateCapFactor = 8
+	candidateCapMin    = 8192
+	// minTruncatedVocab: shorter rows go straight to the exact path, where
+	// gathering the whole row costs next to nothing.
+	minTruncatedVocab = 4 * sampleSize
+)
+
+// truncateRow applies top-k then top-p to one row, in place. k and p are
+// the row's raw arguments (k <= 0 or k >= len(row) disables top-k, p >= 1
+// disables top-p).
+func (s *cpuScratch) truncateRow(row []float32, k int32, p float32, ties TieMode) {
+	if p <= 0 {
+		// Keeping exactly the top token (with its ties in KeepTies mode) is
+		// top-1 without top-p, whatever k is.
+		k, p = 1, 1
+	}
+	kk := 0
+	if k > 0 && int64(k) < int64(len(row)) {
+		kk = int(k)
+	}
+	if kk == 0 && p >= 1 {
+		scrubNaN(row)
+		return
+	}
+	kept, ok := s.truncated(row, kk, float64(p), ties)
+	if !ok {
+		kept = s.exact(row, kk, float64(p), ties)
+	}
+	s.writeKept(row, kept)
+}
+
+// truncated is the fast path: gather the candidates above a
+// sigma-truncation threshold in one pass, then select among them. ok is
+// false when the candidates may not hold the answer.
+func (s *cpuScratch) truncated(row []float32, k int, p float64, ties TieMode) (kept []uint64, ok bool) {
+	if len(row) < minTruncatedVocab {
+		return nil, false
+	}
+	target := pTarget
+	if k > 0 {
+		target = max(kTargetFactor*k, kTargetMin)
+	}
+	q := float64(target) / float64(len(row))
+	if q > maxTailFraction {
+		return nil, false
+	}
+	t, ok := truncationThreshold(sampleStats(row), q)
+	if !ok {
+		return nil, false
+	}
+	s.cands = grow(s.cands, min(len(row), max(candidateCapFactor*target, candidateCapMin)))
+	if k > 0 {
+		n, ok := gatherAbove(row, t, s.cands)
+		if !ok || n < k {
+			return nil, false
+		}
+		survivors := s.cands[:n]
+		if n > k {
+			survivors = s.selectTopK(survivors, k, ties)
+		}
+		if p >= 1 {
+			return survivors, true
+		}
+		return s.cutTopP(survivors, p, ties, 0, 0)
+	}
+	n, below, ok := gatherAboveWithMass(row, t, s.cands)
+	if !ok || n == 0 {
+		return nil, false
+	}
+	return s.cutTopP(s.cands[:n], p, ties, below, float64(t))
+}
+
+// exact is the fallback: every keepable token is a candidate.
+func (s *cpuScratch) exact(row []float32, k int, p float64, ties TieMode) []uint64 {
+	s.cands = grow(s.cands, len(row))
+	survivors := s.cands[:gatherValid(row, s.cands)]
+	if k > 0 && len(survivors) > k {
+		survivors = s.selectTopK(survivors, k, ties)
+	}
+	if p >= 1 {
+		return survivors
+	}
+	kept, _ := s.cutTopP(survivors, p, ties, 0, 0)
+	return kept
+}

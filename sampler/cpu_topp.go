@@ -1,0 +1,216 @@
+package sampler
+
+import (
+	"math"
+	"slices"
+)
+
+// sortedCutLimit: survivor sets up to this size are sorted into rank order
+// and cut by a running sum, exactly like the reference; larger ones use the
+// radix mass select, which does not sort.
+const sortedCutLimit = 512
+
+// cutTopP applies top-p (0 < p < 1) to set, whose tokens must be a
+// rank-order prefix of the survivors, in index order. outside is the
+// softmax mass of the survivors not in set, as a sum of exp(x - outsideRef).
+// It returns the kept tokens; ok is false when the cut may lie outside set
+// (the caller then retries on the whole row).
+func (s *cpuScratch) cutTopP(set []uint64, p float64, ties TieMode, outside, outsideRef float64) (kept []uint64, ok bool) {
+	if len(set) == 0 {
+		return set, outside == 0
+	}
+	_, maxKey := keyRange(set)
+	if maxKey == posInfKey {
+		return s.cutInfinite(set, p, ties, outside == 0)
+	}
+	top := float64(keyValue(maxKey))
+	if outside != 0 {
+		outside *= math.Exp(outsideRef - top)
+	}
+	if len(set) <= sortedCutLimit {
+		return s.cutSorted(set, p, ties, top, outside)
+	}
+	return s.cutByMass(set, p, ties, top, outside)
+}
+
+// candidateExp is exp(x - top) of a candidate, the softmax numerator.
+func candidateExp(c uint64, top float64) float64 {
+	d := float64(keyValue(candidateKey(c))) - top
+	if d < expMinArg {
+		return 0
+	}
+	return expNonPositive(d)
+}
+
+// cutSorted sorts set into rank order and keeps the shortest prefix whose
+// cumulative probability reaches p, as the reference does.
+func (s *cpuScratch) cutSorted(set []uint64, p float64, ties TieMode, top, outside float64) ([]uint64, bool) {
+	sorted := append(grow(s.sorted, 0), set...)
+	slices.Sort(sorted)
+	slices.Reverse(sorted) // rank order: largest packed value first
+	s.sorted = sorted
+	mass := grow(s.mass, len(sorted))
+	s.mass = mass
+	z := outside
+	for i, c := range sorted {
+		mass[i] = candidateExp(c, top)
+		z += mass[i]
+	}
+	cum := 0.0
+	cut := 0
+	for cut < len(sorted) && cum < p {
+		cum += mass[cut] / z
+		cut++
+	}
+	if cum < p {
+		// The running sum never reached p within set.
+		return sorted, outside == 0
+	}
+	if ties == KeepTies {
+		last := candidateKey(sorted[cut-1])
+		for cut < len(sorted) && candidateKey(sorted[cut]) == last {
+			cut++
+		}
+	}
+	return sorted[:cut], true
+}
+
+// cutInfinite handles a set whose maximum is +Inf: the +Inf tokens share
+// all the mass equally and everything else has probability 0. complete
+// says whether set holds every survivor.
+func (s *cpuScratch) cutInfinite(set []uint64, p float64, ties TieMode, complete bool) ([]uint64, bool) {
+	inf := 0
+	for _, c := range set {
+		if candidateKey(c) == posInfKey {
+			inf++
+		}
+	}
+	// Accumulate 1/inf as the reference does, so rounding agrees.
+	share := 1 / float64(inf)
+	cum := 0.0
+	cut := 0
+	for cut < inf && cum < p {
+		cum += share
+		cut++
+	}
+	if cum < p {
+		// Never reached: the reference keeps every survivor.
+		return set, complete
+	}
+	if ties == KeepTies {
+		cut = inf
+	}
+	out := grow(s.cut, 0)
+	for _, c := range set {
+		if candidateKey(c) == posInfKey && cut > 0 {
+			out = append(out, c)
+			cut--
+		}
+	}
+	s.cut = out
+	return out, true
+}
+
+// cutByMass finds the top-p cut of a large set without sorting: a radix
+// select over the keys that sums softmax numerators per digit bucket and
+// narrows to the bucket where the mass from the top reaches p*z. The last
+// value's ties are then taken in index order until the mass reaches p*z.
+func (s *cpuScratch) cutByMass(set []uint64, p float64, ties TieMode, top, outside float64) ([]uint64, bool) {
+	mass := grow(s.mass, len(set))
+	s.mass = mass
+	total := 0.0
+	for i, c := range set {
+		mass[i] = candidateExp(c, top)
+		total += mass[i]
+	}
+	z := total + outside
+	target := p * z
+	if total < target {
+		return set, outside == 0
+	}
+	// above is the mass of tokens whose key is above the current bucket.
+	above := 0.0
+	prefix := uint32(0)
+	cur, curM := set, mass
+	for shift := keyBits - radixBits; ; shift -= radixBits {
+		var histM [radixBuckets]float64
+		var histC [radixBuckets]int
+		for i, c := range cur {
+			d := byte(candidateKey(c) >> shift)
+			histM[d] += curM[i]
+			histC[d]++
+		}
+		d := radixBuckets - 1
+		for ; d > 0; d-- {
+			if histC[d] > 0 && above+histM[d] >= target {
+				break
+			}
+			above += histM[d]
+		}
+		// Sums in a different order may round short of target: then the
+		// lowest bucket (d = 0 or the last non-empty one) takes the cut.
+		for histC[d] == 0 && d < radixBuckets-1 {
+			d++
+			above -= histM[d]
+		}
+		prefix |= uint32(d) << shift
+		if shift == 0 {
+			return s.keepByMass(set, prefix, histC[d], curMassOf(cur, curM, prefix), above, target, ties), true
+		}
+		if histC[d] < len(cur) {
+			cur, curM = s.narrowWithMass(cur, curM, prefix, shift)
+		}
+	}
+}
+
+// curMassOf returns the softmax numerator shared by every token with key.
+func curMassOf(cur []uint64, curM []float64, key uint32) float64 {
+	for i, c := range cur {
+		if candidateKey(c) == key {
+			return curM[i]
+		}
+	}
+	return 0
+}
+
+// keepByMass keeps every token of set above key, then tokens equal to key
+// in index order until the mass from the top reaches target (all of them
+// in KeepTies mode).
+func (s *cpuScratch) keepByMass(set []uint64, key uint32, tied int, each, above, target float64, ties TieMode) []uint64 {
+	take := tied
+	if ties == Exact && each > 0 {
+		need := math.Ceil((target - above) / each)
+		take = int(min(max(need, 1), float64(tied)))
+	}
+	out := grow(s.cut, 0)
+	for _, c := range set {
+		switch ck := candidateKey(c); {
+		case ck > key:
+			out = append(out, c)
+		case ck == key && take > 0:
+			out = append(out, c)
+			take--
+		}
+	}
+	s.cut = out
+	return out
+}
+
+// narrowWithMass is narrow that carries the mass alongside.
+func (s *cpuScratch) narrowWithMass(set []uint64, mass []float64, prefix uint32, shift int) ([]uint64, []float64) {
+	if len(s.sub) < len(set) {
+		s.sub = grow(s.sub, len(set))
+	}
+	if len(s.subM) < len(set) {
+		s.subM = grow(s.subM, len(set))
+	}
+	n := 0
+	for i, c := range set {
+		if candidateKey(c)>>shift == prefix>>shift {
+			s.sub[n] = c
+			s.subM[n] = mass[i]
+			n++
+		}
+	}
+	return s.sub[:n], s.subM[:n]
+}
