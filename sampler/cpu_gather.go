@@ -16,17 +16,26 @@ func gatherAbove(row []float32, t float32, cands []uint64) (n int, ok bool) {
 		r := row[i : i+gatherUnroll : i+gatherUnroll]
 		if r[0] >= t || r[1] >= t || r[2] >= t || r[3] >= t ||
 			r[4] >= t || r[5] >= t || r[6] >= t || r[7] >= t {
-			for j, x := range r {
-				if x >= t {
-					if n == len(cands) {
-						return n, false
-					}
-					cands[n] = packCandidate(orderedKey(x), i+j)
-					n++
-				}
+			if n+gatherUnroll > len(cands) {
+				return gatherTail(row, i, t, cands, n)
 			}
+			// Branch-free: write every token, advance only past
+			// candidates. Which of the eight qualify is unpredictable.
+			w := cands[n : n+gatherUnroll : n+gatherUnroll]
+			m := 0
+			for j, x := range r {
+				w[m&(gatherUnroll-1)] = packCandidate(orderedKey(x), i+j)
+				m += isAtLeast(x, t)
+			}
+			n += m
 		}
 	}
+	return gatherTail(row, i, t, cands, n)
+}
+
+// gatherTail is gatherAbove from token i on, with n candidates so far,
+// one token at a time.
+func gatherTail(row []float32, i int, t float32, cands []uint64, n int) (int, bool) {
 	for ; i < len(row); i++ {
 		if x := row[i]; x >= t {
 			if n == len(cands) {
@@ -92,4 +101,13 @@ func gatherAboveWithMass(row []float32, t float32, cands []uint64) (n int, below
 func gatherValid(row []float32, cands []uint64) int {
 	n, _ := gatherAbove(row, -math.MaxFloat32, cands)
 	return n
+}
+
+// isAtLeast is x >= t as 0 or 1, compiled without a branch.
+func isAtLeast(x, t float32) int {
+	b := 0
+	if x >= t {
+		b = 1
+	}
+	return b
 }

@@ -25,7 +25,7 @@ func quantileTailFraction(i int) float64 {
 
 // upperTailQuantile returns z with P(Z > z) = q for a standard normal Z.
 func upperTailQuantile(q float64) float64 {
-	return math.Sqrt2 * math.Erfinv(1-2*q)
+	return math.Sqrt2 * math.Erfcinv(2*q) // Erfcinv keeps the precision of small q
 }
 
 // tailQuantile returns the table's z for tail fraction q in (0, 1]. It

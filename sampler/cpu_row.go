@@ -2,9 +2,10 @@ package sampler
 
 // Tunables of the per-row strategy.
 const (
-	// Top-k gathers about max(kTargetFactor*k, kTargetMin) candidates.
-	kTargetFactor = 8
-	kTargetMin    = 256
+	// Top-k aims at max(kTargetFactor*k, kTargetMin) candidates (before the
+	// margin): the k-th largest lies far inside them.
+	kTargetFactor = 4
+	kTargetMin    = 128
 	// pTarget is how many candidates a top-p-only row gathers: enough
 	// that they usually hold p of the mass.
 	pTarget = 4096
