@@ -111,10 +111,18 @@ func decodeKP(data []byte, batch int) (k []int32, p []float32) {
 }
 
 // overlayRaw lets the fuzzer write arbitrary float32 bits (NaN payloads,
-// signed zeros, denormals, infinities) over the start of the logits.
-func overlayRaw(logits []float32, raw []byte) {
-	for j := 0; j+4 <= len(raw) && j/4 < len(logits); j += 4 {
-		logits[j/4] = math.Float32frombits(binary.LittleEndian.Uint32(raw[j:]))
+// signed zeros, denormals, infinities) over the start of the logits, or,
+// with tile, repeat them over all of them (adversarial ties and masses).
+func overlayRaw(logits []float32, raw []byte, tile bool) {
+	n := len(raw) / 4
+	if n == 0 {
+		return
+	}
+	if !tile {
+		logits = logits[:min(n, len(logits))]
+	}
+	for j := range logits {
+		logits[j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*(j%n):]))
 	}
 }
 
@@ -126,6 +134,9 @@ func rawOf(xs ...float32) []byte {
 	return out
 }
 
+// FuzzCPUvsReference: shape, distribution, seed, tie mode, per-row k and p
+// and raw float32 bits from the fuzzer; the CPU backend must agree with the
+// reference under the exactness contract.
 func FuzzCPUvsReference(f *testing.F) {
 	for i, c := range seedCases() {
 		_, k, p := c.Args()
@@ -137,6 +148,8 @@ func FuzzCPUvsReference(f *testing.F) {
 		math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32, math.MaxFloat32, -math.MaxFloat32, inf, -inf, 1, 1)
 	f.Add(uint8(0), uint16(11), uint8(testcases.LLMLike), uint64(1), false, encodeKP([]int32{3}, []float32{0.5}, 1), special)
 	f.Add(uint8(1), uint16(11), uint8(testcases.SignedZeros), uint64(2), true, []byte{2, 2, 0, 0, 0}, special)
+	f.Add(uint8(3), uint16(999), uint8(0x80), uint64(3), false, encodeKP([]int32{50}, []float32{0.9}, 1), special)
+	f.Add(uint8(3), uint16(999), uint8(0x80), uint64(4), true, encodeKP([]int32{0}, []float32{0.5}, 1), rawOf(1, 1, 0, 2, 2, 2, -1))
 
 	s := map[bool]*sampler.Sampler{
 		false: newFuzzSampler(f, sampler.Exact),
@@ -145,8 +158,8 @@ func FuzzCPUvsReference(f *testing.F) {
 	f.Fuzz(func(t *testing.T, batch uint8, vocab uint16, dist uint8, seed uint64, keepTies bool, kp, raw []byte) {
 		b, v := fuzzShape(batch, vocab)
 		dists := testcases.Dists()
-		logits := testcases.Logits(b, v, dists[int(dist)%len(dists)], seed)
-		overlayRaw(logits, raw)
+		logits := testcases.Logits(b, v, dists[int(dist&0x7f)%len(dists)], seed)
+		overlayRaw(logits, raw, dist&0x80 != 0)
 		k, p := decodeKP(kp, b)
 		got := slices.Clone(logits)
 		err := s[keepTies].TopKTopP(context.Background(), got, b, v, k, p)
