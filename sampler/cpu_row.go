@@ -4,8 +4,8 @@ package sampler
 const (
 	// Top-k aims at max(kTargetFactor*k, kTargetMin) candidates (before the
 	// margin): the k-th largest lies far inside them.
-	kTargetFactor = 4
-	kTargetMin    = 128
+	kTargetFactor = 2
+	kTargetMin    = 64
 	// pTarget is how many candidates a top-p-only row gathers: enough
 	// that they usually hold p of the mass.
 	pTarget = 4096
