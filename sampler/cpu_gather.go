@@ -79,67 +79,6 @@ func float32Bits(row []float32) []uint32 {
 	return unsafe.Slice((*uint32)(unsafe.Pointer(&row[0])), len(row))
 }
 
-// gatherAboveWithMass is gatherAbove that also returns below, the sum of
-// exp(x - t) over the tokens under t (NaN and -Inf contribute nothing),
-// so that top-p knows the softmax mass it did not gather without a second
-// pass.
-func gatherAboveWithMass(row []float32, t float32, cands []uint64) (n int, below float64, ok bool) {
-	tf := float64(t)
-	// Four independent sums hide the add latency.
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+massUnroll <= len(row); i += massUnroll {
-		r := row[i : i+massUnroll : i+massUnroll]
-		if r[0] >= t || r[1] >= t || r[2] >= t || r[3] >= t {
-			// Rare: a candidate among the four; take them one by one.
-			var sum float64
-			if n, sum, ok = gatherMassTail(r, i, t, cands, n); !ok {
-				return n, 0, false
-			}
-			s0 += sum
-			continue
-		}
-		// No candidate: d < 0, or NaN, which fails the test below.
-		if d := float64(r[0]) - tf; d >= expMinArg {
-			s0 += expNonPositive(d)
-		}
-		if d := float64(r[1]) - tf; d >= expMinArg {
-			s1 += expNonPositive(d)
-		}
-		if d := float64(r[2]) - tf; d >= expMinArg {
-			s2 += expNonPositive(d)
-		}
-		if d := float64(r[3]) - tf; d >= expMinArg {
-			s3 += expNonPositive(d)
-		}
-	}
-	n, sum, ok := gatherMassTail(row[i:], i, t, cands, n)
-	return n, s0 + s1 + s2 + s3 + sum, ok
-}
-
-// massUnroll is how many tokens gatherAboveWithMass handles per step:
-// four independent exp evaluations keep the core busy.
-const massUnroll = 4
-
-// gatherMassTail is gatherAboveWithMass one token at a time over part,
-// which starts at token offset of the row, with n candidates so far.
-func gatherMassTail(part []float32, offset int, t float32, cands []uint64, n int) (int, float64, bool) {
-	tf := float64(t)
-	sum := 0.0
-	for j, x := range part {
-		if x >= t {
-			if n == len(cands) {
-				return n, 0, false
-			}
-			cands[n] = packCandidate(orderedKey(x), offset+j)
-			n++
-		} else if d := float64(x) - tf; d >= expMinArg {
-			sum += expNonPositive(d)
-		}
-	}
-	return n, sum, true
-}
-
 // gatherValid packs every token that can be kept (neither NaN nor -Inf)
 // into cands, which must hold len(row) entries.
 func gatherValid(row []float32, cands []uint64) int {

@@ -1,5 +1,7 @@
 package sampler
 
+import "math"
+
 // Tunables of the per-row strategy.
 const (
 	// Top-k aims at max(kTargetFactor*k, kTargetMin) candidates (before the
@@ -8,7 +10,7 @@ const (
 	kTargetMin    = 64
 	// pTarget is how many candidates a top-p-only row gathers: enough
 	// that they usually hold p of the mass.
-	pTarget = 4096
+	pTarget = 1024
 	// candidateCapFactor bounds the candidate buffer at this multiple of
 	// the target (and at least candidateCapMin); an overflow means the
 	// threshold missed and the row takes the exact path.
@@ -63,25 +65,58 @@ func (s *cpuScratch) truncated(row []float32, k int, p float64, ties TieMode) (k
 		return nil, false
 	}
 	s.cands = grow(s.cands, min(len(row), max(candidateCapFactor*target, candidateCapMin)))
-	if k > 0 {
-		n, ok := gatherAbove(row, t, s.cands)
-		if !ok || n < k {
-			return nil, false
-		}
-		survivors := s.cands[:n]
-		if n > k {
-			survivors = s.selectTopK(survivors, k, ties)
-		}
-		if p >= 1 {
-			return survivors, true
-		}
-		return s.cutTopP(survivors, p, ties, 0, 0)
+	if k == 0 {
+		return s.truncatedTopP(row, p, ties, t)
 	}
-	n, below, ok := gatherAboveWithMass(row, t, s.cands)
+	n, ok := gatherAbove(row, t, s.cands)
+	if !ok || n < k {
+		return nil, false
+	}
+	survivors := s.cands[:n]
+	if n > k {
+		survivors = s.selectTopK(survivors, k, ties)
+	}
+	if p >= 1 {
+		return survivors, true
+	}
+	return s.cutTopP(survivors, p, ties, nil)
+}
+
+// truncatedTopP is the fast path of a row with top-p and no top-k. The
+// candidates above t usually hold p of the mass; when they do not, the
+// mass binned below t during the same pass says how far down the cut
+// lies, and one more (exp-free) pass gathers down to there.
+func (s *cpuScratch) truncatedTopP(row []float32, p float64, ties TieMode, t float32) ([]uint64, bool) {
+	var bins massBins
+	n, ok := gatherAboveWithMass(row, t, s.cands, &bins)
 	if !ok || n == 0 {
 		return nil, false
 	}
-	return s.cutTopP(s.cands[:n], p, ties, below, float64(t))
+	cands := s.cands[:n]
+	below, ref := bins.total(), float64(t)
+	kept, ok := s.cutTopP(cands, p, ties, func(top, _ float64) float64 {
+		return below * math.Exp(ref-top)
+	})
+	if ok {
+		return kept, true
+	}
+	_, maxKey := keyRange(cands)
+	if maxKey == posInfKey {
+		return nil, false // +Inf tokens hold all the mass; rare enough for the exact path
+	}
+	top := float64(keyValue(maxKey))
+	_, above := s.setMass(cands, top)
+	scale := math.Exp(ref - top)
+	z := above + below*scale
+	t2, ok := bins.lowerThreshold(t, p*z-above, scale)
+	if !ok {
+		return nil, false
+	}
+	s.cands = grow(s.cands, len(row))
+	n, _ = gatherAbove(row, t2, s.cands) // room for the whole row: no overflow
+	return s.cutTopP(s.cands[:n], p, ties, func(_, setMass float64) float64 {
+		return max(0, z-setMass)
+	})
 }
 
 // exact is the fallback: every keepable token is a candidate.
@@ -94,6 +129,6 @@ func (s *cpuScratch) exact(row []float32, k int, p float64, ties TieMode) []uint
 	if p >= 1 {
 		return survivors
 	}
-	kept, _ := s.cutTopP(survivors, p, ties, 0, 0)
+	kept, _ := s.cutTopP(survivors, p, ties, nil)
 	return kept
 }

@@ -10,27 +10,48 @@ import (
 // radix mass select, which does not sort.
 const sortedCutLimit = 512
 
+// outsideMass gives the softmax mass, in units of exp(top), of the
+// survivors that a cut's set lacks; setMass is the set's own. nil means
+// the set holds every survivor.
+type outsideMass func(top, setMass float64) float64
+
 // cutTopP applies top-p (0 < p < 1) to set, whose tokens must be a
-// rank-order prefix of the survivors, in index order. outside is the
-// softmax mass of the survivors not in set, as a sum of exp(x - outsideRef).
-// It returns the kept tokens; ok is false when the cut may lie outside set
-// (the caller then retries on the whole row).
-func (s *cpuScratch) cutTopP(set []uint64, p float64, ties TieMode, outside, outsideRef float64) (kept []uint64, ok bool) {
+// rank-order prefix of the survivors, in index order. It returns the kept
+// tokens; ok is false when the cut may lie outside set.
+func (s *cpuScratch) cutTopP(set []uint64, p float64, ties TieMode, outside outsideMass) (kept []uint64, ok bool) {
 	if len(set) == 0 {
-		return set, outside == 0
+		return set, outside == nil
 	}
 	_, maxKey := keyRange(set)
 	if maxKey == posInfKey {
-		return s.cutInfinite(set, p, ties, outside == 0)
+		return s.cutInfinite(set, p, ties, outside == nil)
 	}
 	top := float64(keyValue(maxKey))
-	if outside != 0 {
-		outside *= math.Exp(outsideRef - top)
-	}
 	if len(set) <= sortedCutLimit {
 		return s.cutSorted(set, p, ties, top, outside)
 	}
 	return s.cutByMass(set, p, ties, top, outside)
+}
+
+// setMass returns the softmax numerators exp(x - top) of set, aligned
+// with it, in s.mass, and their sum.
+func (s *cpuScratch) setMass(set []uint64, top float64) ([]float64, float64) {
+	mass := grow(s.mass, len(set))
+	s.mass = mass
+	sum := 0.0
+	for i, c := range set {
+		mass[i] = candidateExp(c, top)
+		sum += mass[i]
+	}
+	return mass, sum
+}
+
+// denominator is the softmax denominator of a set with mass setMass.
+func denominator(outside outsideMass, top, setMass float64) float64 {
+	if outside == nil {
+		return setMass
+	}
+	return setMass + outside(top, setMass)
 }
 
 // candidateExp is exp(x - top) of a candidate, the softmax numerator.
@@ -44,18 +65,13 @@ func candidateExp(c uint64, top float64) float64 {
 
 // cutSorted sorts set into rank order and keeps the shortest prefix whose
 // cumulative probability reaches p, as the reference does.
-func (s *cpuScratch) cutSorted(set []uint64, p float64, ties TieMode, top, outside float64) ([]uint64, bool) {
+func (s *cpuScratch) cutSorted(set []uint64, p float64, ties TieMode, top float64, outside outsideMass) ([]uint64, bool) {
 	sorted := append(grow(s.sorted, 0), set...)
 	slices.Sort(sorted)
 	slices.Reverse(sorted) // rank order: largest packed value first
 	s.sorted = sorted
-	mass := grow(s.mass, len(sorted))
-	s.mass = mass
-	z := outside
-	for i, c := range sorted {
-		mass[i] = candidateExp(c, top)
-		z += mass[i]
-	}
+	mass, sum := s.setMass(sorted, top)
+	z := denominator(outside, top, sum)
 	cum := 0.0
 	cut := 0
 	for cut < len(sorted) && cum < p {
@@ -64,7 +80,7 @@ func (s *cpuScratch) cutSorted(set []uint64, p float64, ties TieMode, top, outsi
 	}
 	if cum < p {
 		// The running sum never reached p within set.
-		return sorted, outside == 0
+		return sorted, outside == nil
 	}
 	if ties == KeepTies {
 		last := candidateKey(sorted[cut-1])
@@ -115,18 +131,11 @@ func (s *cpuScratch) cutInfinite(set []uint64, p float64, ties TieMode, complete
 // select over the keys that sums softmax numerators per digit bucket and
 // narrows to the bucket where the mass from the top reaches p*z. The last
 // value's ties are then taken in index order until the mass reaches p*z.
-func (s *cpuScratch) cutByMass(set []uint64, p float64, ties TieMode, top, outside float64) ([]uint64, bool) {
-	mass := grow(s.mass, len(set))
-	s.mass = mass
-	total := 0.0
-	for i, c := range set {
-		mass[i] = candidateExp(c, top)
-		total += mass[i]
-	}
-	z := total + outside
-	target := p * z
+func (s *cpuScratch) cutByMass(set []uint64, p float64, ties TieMode, top float64, outside outsideMass) ([]uint64, bool) {
+	mass, total := s.setMass(set, top)
+	target := p * denominator(outside, top, total)
 	if total < target {
-		return set, outside == 0
+		return set, outside == nil
 	}
 	// above is the mass of tokens whose key is above the current bucket.
 	above := 0.0
