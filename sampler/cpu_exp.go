@@ -2,21 +2,16 @@ package sampler
 
 import "math"
 
-// expNonPositive is exp(x) for x in [expMinArg, 0] with a relative error
-// below 1e-10, four orders of magnitude inside the top-p exactness
+// expNonPositiveSteps is exp(x) for x in [expMinArg, 0] with a relative
+// error below 1e-10, four orders of magnitude inside the top-p exactness
 // contract, and several times faster than math.Exp because it inlines.
 // It splits x = (m*expTableSize + j)*ln2/expTableSize + r with
 // |r| <= ln2/(2*expTableSize) and evaluates 2^m * 2^(j/expTableSize) * e^r
 // (table, exponent bits, cubic Taylor polynomial). Callers treat x < expMinArg
 // as 0, which exp(x) is, relative to the row maximum's exp(0) = 1.
-func expNonPositive(x float64) float64 {
-	e, _ := expNonPositiveSteps(x)
-	return e
-}
-
-// expNonPositiveSteps is expNonPositive that also returns the number of
-// table steps (of ln2/expTableSize) that x lies below 0, rounded to
-// nearest: a free binning of x on a fixed grid.
+//
+// It also returns the number of table steps (of ln2/expTableSize) that x
+// lies below 0, rounded to nearest: a free binning of x on a fixed grid.
 func expNonPositiveSteps(x float64) (e float64, steps uint32) {
 	z := x * expInvLn2N
 	kd := z + expRoundShift // rounds z to an integer kept in the low bits
@@ -38,7 +33,7 @@ const (
 )
 
 // expTable[j] holds the bits of 2^(j/expTableSize) less j shifted to where
-// the low bits of ki land in expNonPositive, so that adding ki<<(52-bits)
+// the low bits of ki land in expNonPositiveSteps, so that adding ki<<(52-bits)
 // leaves exactly m in the exponent field.
 var expTable = func() (t [expTableSize]uint64) {
 	for j := range t {

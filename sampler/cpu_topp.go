@@ -40,8 +40,12 @@ func (s *cpuScratch) setMass(set []uint64, top float64) ([]float64, float64) {
 	s.mass = mass
 	sum := 0.0
 	for i, c := range set {
-		mass[i] = candidateExp(c, top)
-		sum += mass[i]
+		e := 0.0 // exp underflows to 0 below expMinArg
+		if d := float64(keyValue(candidateKey(c))) - top; d >= expMinArg {
+			e, _ = expNonPositiveSteps(d)
+		}
+		mass[i] = e
+		sum += e
 	}
 	return mass, sum
 }
@@ -52,15 +56,6 @@ func denominator(outside outsideMass, top, setMass float64) float64 {
 		return setMass
 	}
 	return setMass + outside(top, setMass)
-}
-
-// candidateExp is exp(x - top) of a candidate, the softmax numerator.
-func candidateExp(c uint64, top float64) float64 {
-	d := float64(keyValue(candidateKey(c))) - top
-	if d < expMinArg {
-		return 0
-	}
-	return expNonPositive(d)
 }
 
 // cutSorted sorts set into rank order and keeps the shortest prefix whose
