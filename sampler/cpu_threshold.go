@@ -8,8 +8,8 @@ const (
 	// of sampleBlockLen tokens spread evenly over the row: contiguous
 	// runs cost a few cache lines each, where a strided sample would miss
 	// the cache once per token.
-	sampleBlocks   = 32
-	sampleBlockLen = 32
+	sampleBlocks   = 16
+	sampleBlockLen = 64
 	sampleSize     = sampleBlocks * sampleBlockLen
 	// sigmaMargin lowers z by this many standard deviations: logits are
 	// only roughly Gaussian, and a miss costs an exact pass over the row.
