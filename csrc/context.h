@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "../cuda/compat.cuh"
+#include "../cuda/launch.cuh"
 #include "qrita.h"
 
 namespace qrita_host {
@@ -33,7 +34,7 @@ inline qrita_status device_fail(qrita_ctx* ctx, const char* what, cudaError_t e)
 struct qrita_ctx {
   int device = -1;
   int multiprocessors = 0;
-  int grid_limit[3] = {0, 0, 0};  // per dtype
+  qrita::LaunchLimits limits[3];  // per dtype
   std::mutex mu;                  // one call at a time on this context
   qrita_host::StagingSlot slots[qrita_host::kStagingSlots];
   int next_slot = 0;

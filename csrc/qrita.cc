@@ -88,7 +88,7 @@ qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32
       prm.p = slot->dev_p;
     }
   }
-  QRITA_TRY(ctx, qrita::launch_truncate(static_cast<qrita::DType>(r->dtype), prm, ctx->grid_limit[r->dtype], stream));
+  QRITA_TRY(ctx, qrita::launch_truncate(static_cast<qrita::DType>(r->dtype), prm, ctx->limits[r->dtype], stream));
   if (slot) QRITA_TRY(ctx, cudaEventRecord(slot->done, stream));
   return QRITA_OK;
 }
@@ -129,10 +129,9 @@ qrita_status qrita_create(int device, qrita_ctx** out) {
                 qrita::kWarpSize);
   QRITA_TRY(ctx, cudaDeviceGetAttribute(&ctx->multiprocessors, cudaDevAttrMultiProcessorCount, device));
   for (int d = 0; d < 3; ++d) {
-    int blocks = 0;
-    QRITA_TRY(ctx, qrita::truncate_blocks_per_sm(static_cast<qrita::DType>(d), &blocks));
-    if (blocks < 1) return fail(ctx, QRITA_ERR_UNSUPPORTED, "the kernel does not fit on device %d", device);
-    ctx->grid_limit[d] = blocks * ctx->multiprocessors;
+    QRITA_TRY(ctx, qrita::truncate_limits(static_cast<qrita::DType>(d), ctx->multiprocessors, &ctx->limits[d]));
+    if (ctx->limits[d].many_rows_grid < 1)
+      return fail(ctx, QRITA_ERR_UNSUPPORTED, "the kernel does not fit on device %d", device);
   }
   for (StagingSlot& s : ctx->slots) QRITA_TRY(ctx, cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
   return QRITA_OK;

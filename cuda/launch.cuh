@@ -9,11 +9,17 @@ namespace qrita {
 // Largest candidate buffer of the kernel: the id output's upper bound.
 int truncate_candidate_capacity();
 
-// Blocks of the truncation kernel that fit on one multiprocessor.
-cudaError_t truncate_blocks_per_sm(DType dtype, int* blocks);
+// How a device runs the truncation kernel: batches up to the
+// multiprocessor count get one wide block per row; larger ones a
+// persistent grid of many_rows_grid narrower blocks (0: does not fit).
+struct LaunchLimits {
+  int multiprocessors = 0;
+  int64_t many_rows_grid = 0;
+};
 
-// Enqueues the truncation of every row on stream; grid_limit caps the
-// persistent grid (multiprocessors x blocks per multiprocessor).
-cudaError_t launch_truncate(DType dtype, const TruncateParams& prm, int grid_limit, cudaStream_t stream);
+cudaError_t truncate_limits(DType dtype, int multiprocessors, LaunchLimits* lim);
+
+// Enqueues the truncation of every row on stream.
+cudaError_t launch_truncate(DType dtype, const TruncateParams& prm, const LaunchLimits& lim, cudaStream_t stream);
 
 }  // namespace qrita

@@ -7,19 +7,27 @@
 namespace qrita {
 
 struct TruncatePolicyCUDA {
-  // One CTA per row, persistent over rows. Every row runs the same code
-  // with the same block size whatever the batch, so results are batch
-  // invariant.
-  static constexpr int kBlockThreads = 512;
-  static constexpr int kMinBlocksPerSM = 2;  // caps registers at 64/thread
+  // One CTA per row, persistent over rows. Batches no larger than the
+  // multiprocessor count get one wide block per SM; larger batches two
+  // narrower ones (both cap registers at 64 a thread). Every decision of
+  // the algorithm depends on the row alone, never on the block size, so
+  // results are batch invariant.
+  static constexpr int kFewRowsThreads = 1024;
+  static constexpr int kFewRowsBlocksPerSM = 1;
+  static constexpr int kManyRowsThreads = 512;
+  static constexpr int kManyRowsBlocksPerSM = 2;
   // 16-byte vectors each thread keeps in flight per loop trip.
   static constexpr int kLoadsInFlight = 4;
   // Candidate buffer (shared memory), in entries of (bits, index).
   static constexpr int kCandidateCapacity = 4096;
   // Rows this short are gathered whole: no sampling needed.
   static constexpr int kGatherWholeRowBelow = kCandidateCapacity;
-  // Strided sample for the mean and deviation of the row.
+  // Strided sample for the mean and deviation of the row (read by one
+  // warp, so the statistics do not depend on the block size).
   static constexpr int kSampleSize = 1024;
+  // Top-p over at most this many top-k survivors ranks them directly
+  // (quadratic, but a few syncs) instead of the four-step mass search.
+  static constexpr int kRankedSurvivors = 256;
   // Target candidates: this many times k, at least kMinCandidates ...
   static constexpr int kTopKOversample = 4;
   static constexpr int kMinCandidates = 256;
@@ -32,6 +40,13 @@ struct TruncatePolicyCUDA {
 #if !QRITA_HIP
 using TruncatePolicy = TruncatePolicyCUDA;
 #endif
+
+// A policy with its launch shape fixed.
+template <class Base, int kThreads, int kBlocksPerSM>
+struct BlockShape : Base {
+  static constexpr int kBlockThreads = kThreads;
+  static constexpr int kMinBlocksPerSM = kBlocksPerSM;
+};
 
 }  // namespace qrita
 

@@ -13,10 +13,19 @@
 namespace qrita {
 
 // Shared memory of one row.
-template <int kCap>
+template <int kCap, int kRanked>
 struct RowShared {
+  static constexpr int kCapacity = kCap;
+  static constexpr int kRankedCapacity = kRanked;
   uint32_t cand_bits[kCap];  // raw element bits, zero-extended
   uint32_t cand_idx[kCap];
+  // Top-k survivors: compacted, then in rank order with their mass.
+  uint32_t surv_key[kRanked];
+  uint32_t surv_idx[kRanked];
+  uint32_t ranked_key[kRanked];
+  uint32_t ranked_idx[kRanked];
+  mass_t ranked_mass[kRanked];
+  uint32_t surv_count;
   uint32_t hist_count[kDigitBins];
   mass_t hist_mass[kDigitBins];
   double scratch_f64[kWarpSize];
@@ -29,9 +38,9 @@ struct RowShared {
 };
 
 // Candidates gathered in shared memory.
-template <class E, int kThreads, int kCap>
+template <class E, int kThreads, class Sh>
 struct SharedSource {
-  const RowShared<kCap>* sh;
+  const Sh* sh;
   uint32_t n;
   template <class F>
   __device__ void each(F&& f) const {
@@ -65,8 +74,8 @@ __device__ __forceinline__ Pivot clamp_to_floor(Pivot p, Pivot floor) {
   return p;
 }
 
-template <int kCap>
-__device__ void clear_histogram(RowShared<kCap>& sh, bool with_mass) {
+template <class Sh>
+__device__ void clear_histogram(Sh& sh, bool with_mass) {
   for (int i = threadIdx.x; i < kDigitBins; i += blockDim.x) {
     sh.hist_count[i] = 0;
     if (with_mass) sh.hist_mass[i] = 0;
@@ -78,8 +87,8 @@ __device__ void clear_histogram(RowShared<kCap>& sh, bool with_mass) {
 // the search so far, finds the value of the r-th largest proj. Returns
 // the value; *count_above gets how many rank above it and *count_equal
 // how many share it.
-template <class Src, int kCap, class Member, class Proj>
-__device__ uint32_t radix_select_desc(const Src& src, RowShared<kCap>& sh, Member member, Proj proj,
+template <class Src, class Sh, class Member, class Proj>
+__device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Proj proj,
                                       uint32_t r, uint32_t* count_above, uint32_t* count_equal) {
   uint32_t prefix = 0, above = 0;
   for (int shift = 32 - kDigitBits; shift >= 0; shift -= kDigitBits) {
@@ -106,8 +115,8 @@ __device__ uint32_t radix_select_desc(const Src& src, RowShared<kCap>& sh, Membe
 // Finishes a search that settled on key v with `need` of its `ties` equal
 // entries to keep: the lowest-index `need` of them (stable sort), or all in
 // KeepTies mode.
-template <class Src, int kCap>
-__device__ Pivot rank_ties(const Src& src, RowShared<kCap>& sh, Pivot floor, uint32_t v, uint32_t need,
+template <class Src, class Sh>
+__device__ Pivot rank_ties(const Src& src, Sh& sh, Pivot floor, uint32_t v, uint32_t need,
                            uint32_t ties, bool keep_ties) {
   if (keep_ties || need >= ties) return clamp_to_floor(Pivot{v, 0xffffffffu}, floor);
   uint32_t above, equal;
@@ -124,8 +133,8 @@ struct Cut {
 
 // Keeps the first r entries in rank order among those at or above floor
 // (top-k). Requires 1 <= r <= their number.
-template <class Src, int kCap>
-__device__ Cut select_rank(const Src& src, RowShared<kCap>& sh, Pivot floor, uint32_t r, bool keep_ties) {
+template <class Src, class Sh>
+__device__ Cut select_rank(const Src& src, Sh& sh, Pivot floor, uint32_t r, bool keep_ties) {
   uint32_t above, ties;
   const uint32_t v = radix_select_desc(
       src, sh, [&](uint32_t key, uint32_t idx) { return at_or_above(key, idx, floor); },
@@ -136,8 +145,8 @@ __device__ Cut select_rank(const Src& src, RowShared<kCap>& sh, Pivot floor, uin
 }
 
 // Total fixed-point mass of the entries at or above floor.
-template <int kThreads, class Src, int kCap>
-__device__ mass_t mass_total(const Src& src, RowShared<kCap>& sh, Pivot floor, MassScale scale) {
+template <int kThreads, class Src, class Sh>
+__device__ mass_t mass_total(const Src& src, Sh& sh, Pivot floor, MassScale scale) {
   mass_t m = 0;
   src.each([&](uint32_t key, uint32_t idx, float x) {
     if (at_or_above(key, idx, floor)) m += scale.of(x);
@@ -147,8 +156,8 @@ __device__ mass_t mass_total(const Src& src, RowShared<kCap>& sh, Pivot floor, M
 
 // Keeps the shortest rank-order prefix of the entries at or above floor
 // whose mass reaches goal (top-p).
-template <class Src, int kCap>
-__device__ Cut select_mass(const Src& src, RowShared<kCap>& sh, Pivot floor, double goal, MassScale scale,
+template <class Src, class Sh>
+__device__ Cut select_mass(const Src& src, Sh& sh, Pivot floor, double goal, MassScale scale,
                            bool keep_ties) {
   uint32_t prefix = 0, above = 0, ties = 0;
   mass_t mass_above = 0;

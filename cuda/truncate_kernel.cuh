@@ -20,6 +20,7 @@
 #include "keys.cuh"
 #include "normal_quantiles.cuh"
 #include "policy.cuh"
+#include "ranked_topp.cuh"
 #include "row_access.cuh"
 #include "select.cuh"
 #include "truncate_params.h"
@@ -37,25 +38,35 @@ __device__ uint32_t candidate_target(bool do_k, uint32_t k) {
 
 // The key above which about `target` of the row's n entries lie, if the
 // bulk of the row is Gaussian; every keepable key when the row is short.
-template <class Policy, class E, int kCap>
+template <class Policy, class E, class Sh>
 __device__ uint32_t sigma_threshold(const typename E::bits_t* row, uint32_t n, uint32_t target,
-                                    RowShared<kCap>& sh) {
-  constexpr int kThreads = Policy::kBlockThreads;
+                                    Sh& sh) {
   constexpr uint32_t kAll = kKeyNegInf + 1;
   if (n <= static_cast<uint32_t>(Policy::kGatherWholeRowBelow)) return kAll;
-  double s1 = 0, s2 = 0, cnt = 0;
-  for (int j = threadIdx.x; j < Policy::kSampleSize; j += kThreads) {
-    const uint32_t pos = static_cast<uint32_t>(uint64_t(j) * n / Policy::kSampleSize);
-    const float x = E::to_float(row[pos]);
-    if (isfinite(x)) {
-      s1 += x;
-      s2 += double(x) * x;
-      cnt += 1;
+  // Warp 0 reads the sample and reduces it in a fixed order.
+  if (warp_id() == 0) {
+    double s1 = 0, s2 = 0, cnt = 0;
+    for (int j = lane_id(); j < Policy::kSampleSize; j += kWarpSize) {
+      const uint32_t pos = static_cast<uint32_t>(uint64_t(j) * n / Policy::kSampleSize);
+      const float x = E::to_float(row[pos]);
+      if (isfinite(x)) {
+        s1 += x;
+        s2 += double(x) * x;
+        cnt += 1;
+      }
+    }
+    s1 = warp_sum(s1);
+    s2 = warp_sum(s2);
+    cnt = warp_sum(cnt);
+    if (lane_id() == 0) {
+      sh.scratch_f64[0] = s1;
+      sh.scratch_f64[1] = s2;
+      sh.scratch_f64[2] = cnt;
     }
   }
-  cnt = block_sum<kThreads>(cnt, sh.scratch_f64);
-  s1 = block_sum<kThreads>(s1, sh.scratch_f64);
-  s2 = block_sum<kThreads>(s2, sh.scratch_f64);
+  __syncthreads();
+  const double s1 = sh.scratch_f64[0], s2 = sh.scratch_f64[1], cnt = sh.scratch_f64[2];
+  __syncthreads();  // scratch is reused
   if (cnt == 0) return kAll;
   const double mean = s1 / cnt;
   const double sd = sqrt(fmax(0.0, s2 / cnt - mean * mean));
@@ -72,8 +83,8 @@ __device__ uint32_t sigma_threshold(const typename E::bits_t* row, uint32_t n, u
 }
 
 // Appends this lane's entry when pred holds; one shared atomic per warp.
-template <int kCap>
-__device__ __forceinline__ void append_candidate(bool pred, uint32_t bits, uint32_t idx, RowShared<kCap>& sh) {
+template <class Sh>
+__device__ __forceinline__ void append_candidate(bool pred, uint32_t bits, uint32_t idx, Sh& sh) {
   const lane_mask_t m = warp_ballot(pred);
   if (m == 0) return;
   const int leader = lowest_lane(m);
@@ -82,7 +93,7 @@ __device__ __forceinline__ void append_candidate(bool pred, uint32_t bits, uint3
   base = warp_shfl(base, leader);
   if (pred) {
     const uint32_t pos = base + popcount(m & lanes_below());
-    if (pos < kCap) {
+    if (pos < Sh::kCapacity) {
       sh.cand_bits[pos] = bits;
       sh.cand_idx[pos] = idx;
     }
@@ -92,9 +103,9 @@ __device__ __forceinline__ void append_candidate(bool pred, uint32_t bits, uint3
 // Pass 2: gathers keys >= key_thr; counts keepable entries, the largest
 // key and, when want_rest_mass, the mass of the others relative to the
 // threshold value.
-template <class Policy, class E, int kCap>
+template <class Policy, class E, class Sh>
 __device__ void gather_candidates(const typename E::bits_t* row, uint32_t n, uint32_t key_thr, bool want_rest_mass,
-                                  RowShared<kCap>& sh) {
+                                  Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
   if (threadIdx.x == 0) {
     sh.cand_count = 0;
@@ -143,11 +154,11 @@ struct RowPlan {
 };
 
 // Steps 1-3: decides the kept set of one row.
-template <class Policy, class E, int kCap>
+template <class Policy, class E, class Sh>
 __device__ RowPlan plan_row(const typename E::bits_t* row, uint32_t n, int32_t k, float p, bool keep_ties,
-                            RowShared<kCap>& sh) {
+                            Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
-  using Shared = SharedSource<E, kThreads, kCap>;
+  using Shared = SharedSource<E, kThreads, Sh>;
   using Global = GlobalSource<E, kThreads, Policy::kLoadsInFlight>;
   const bool want_k = k > 0 && static_cast<uint32_t>(k) < n;
   const bool want_p = p < 1.0f;  // NaN p in a device array: top-p off
@@ -155,8 +166,8 @@ __device__ RowPlan plan_row(const typename E::bits_t* row, uint32_t n, int32_t k
   const uint32_t key_thr = sigma_threshold<Policy, E>(row, n, candidate_target<Policy>(want_k, k), sh);
   gather_candidates<Policy, E>(row, n, key_thr, want_p && !want_k, sh);
   const uint32_t cands = sh.cand_count, keepable_n = sh.n_keepable;
-  const bool complete = cands <= kCap;  // the buffer holds every key >= key_thr
-  const Shared shared{&sh, min(cands, static_cast<uint32_t>(kCap))};
+  const bool complete = cands <= Sh::kCapacity;  // the buffer holds every key >= key_thr
+  const Shared shared{&sh, min(cands, static_cast<uint32_t>(Sh::kCapacity))};
   const Global global{row, n};
 
   RowPlan plan{Cut{kPivotAll, keepable_n}, false};
@@ -172,14 +183,16 @@ __device__ RowPlan plan_row(const typename E::bits_t* row, uint32_t n, int32_t k
   }
   if (!want_p) return plan;
 
+  const float max_value = float_of_key(sh.max_key);
+  const MassScale scale{max_value, isinf(max_value)};
+  if (plan.in_shared && plan.cut.kept <= static_cast<uint32_t>(Sh::kRankedCapacity))
+    return RowPlan{ranked_top_p<kThreads, E>(sh, plan.cut.pivot, p, scale, keep_ties), true};
   // The top entry of the survivors is the row's top entry.
   const bool top_in_shared = complete && cands > 0;
   if (p <= 0.0f) {
     if (top_in_shared) return RowPlan{select_rank(shared, sh, plan.cut.pivot, 1, keep_ties), true};
     return RowPlan{select_rank(global, sh, plan.cut.pivot, 1, keep_ties), false};
   }
-  const float max_value = float_of_key(sh.max_key);
-  const MassScale scale{max_value, isinf(max_value)};
   if (plan.in_shared) {
     const mass_t z = mass_total<kThreads>(shared, sh, plan.cut.pivot, scale);
     return RowPlan{select_mass(shared, sh, plan.cut.pivot, double(p) * double(z), scale, keep_ties), true};
@@ -198,15 +211,15 @@ __device__ RowPlan plan_row(const typename E::bits_t* row, uint32_t n, int32_t k
 }
 
 // Step 4, mask output: only writes, when the kept entries are candidates.
-template <class Policy, class E, int kCap>
-__device__ void write_mask(typename E::bits_t* row, uint32_t n, const RowPlan& plan, RowShared<kCap>& sh) {
+template <class Policy, class E, class Sh>
+__device__ void write_mask(typename E::bits_t* row, uint32_t n, const RowPlan& plan, Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
   using bits_t = typename E::bits_t;
   const Pivot pv = plan.cut.pivot;
   if (plan.in_shared) {
     fill_neg_inf<E, kThreads>(row, n);
     __syncthreads();  // the fill lands before the kept values
-    const uint32_t cands = min(sh.cand_count, static_cast<uint32_t>(kCap));
+    const uint32_t cands = min(sh.cand_count, static_cast<uint32_t>(Sh::kCapacity));
     for (uint32_t i = threadIdx.x; i < cands; i += kThreads) {
       const bits_t b = static_cast<bits_t>(sh.cand_bits[i]);
       if (at_or_above(key_of(E::to_float(b)), sh.cand_idx[i], pv)) row[sh.cand_idx[i]] = b;
@@ -231,8 +244,8 @@ __device__ void write_mask(typename E::bits_t* row, uint32_t n, const RowPlan& p
 }
 
 // Step 4, id output: the kept ids in rank order, at most max_ids of them.
-template <class Policy, class E, int kCap>
-__device__ void write_ids(const typename E::bits_t* row, uint32_t n, RowPlan plan, RowShared<kCap>& sh,
+template <class Policy, class E, class Sh>
+__device__ void write_ids(const typename E::bits_t* row, uint32_t n, RowPlan plan, Sh& sh,
                           int32_t* ids, int32_t* count, uint32_t max_ids) {
   constexpr int kThreads = Policy::kBlockThreads;
   using bits_t = typename E::bits_t;
@@ -254,7 +267,7 @@ __device__ void write_ids(const typename E::bits_t* row, uint32_t n, RowPlan pla
     });
     __syncthreads();
   }
-  const uint32_t cands = min(sh.cand_count, static_cast<uint32_t>(kCap));
+  const uint32_t cands = min(sh.cand_count, static_cast<uint32_t>(Sh::kCapacity));
   for (uint32_t i = threadIdx.x; i < cands; i += kThreads) {
     const uint32_t key = key_of(E::to_float(static_cast<bits_t>(sh.cand_bits[i])));
     const uint32_t idx = sh.cand_idx[i];
@@ -274,9 +287,8 @@ __device__ void write_ids(const typename E::bits_t* row, uint32_t n, RowPlan pla
 template <class Policy, class E>
 __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM)
     truncate_rows_kernel(TruncateParams prm) {
-  constexpr int kCap = Policy::kCandidateCapacity;
   using bits_t = typename E::bits_t;
-  __shared__ RowShared<kCap> sh;
+  __shared__ RowShared<Policy::kCandidateCapacity, Policy::kRankedSurvivors> sh;
   const uint32_t n = static_cast<uint32_t>(prm.vocab);
   for (int64_t r = blockIdx.x; r < prm.batch; r += gridDim.x) {
     bits_t* row = static_cast<bits_t*>(prm.logits) + r * prm.row_stride;

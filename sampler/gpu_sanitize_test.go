@@ -1,0 +1,40 @@
+//go:build (cuda || hip) && cgo
+
+package sampler_test
+
+import (
+	"testing"
+
+	"github.com/qrita-project/qrita/internal/testcases"
+	"github.com/qrita-project/qrita/sampler"
+)
+
+// TestGPUSanitizerCoverage is small enough for racecheck and synccheck yet
+// takes every kernel path: whole-row gather and sampled threshold, ranked
+// and searched top-p, the in-row fallback (flat, one-hot, all-equal rows),
+// NaN and -Inf handling, both tie modes, both launch shapes.
+func TestGPUSanitizerCoverage(t *testing.T) {
+	for _, mode := range []sampler.TieMode{sampler.Exact, sampler.KeepTies} {
+		s := newGPU(t, sampler.WithTieMode(mode))
+		var cases []testcases.Case
+		for _, d := range []testcases.Dist{testcases.LLMLike, testcases.Flat, testcases.OneHot, testcases.AllEqual,
+			testcases.WithNaN, testcases.NegInfMask90} {
+			for _, v := range []int{300, 6000} {
+				for _, b := range []int{2, 200} { // below and above the multiprocessor count
+					if b == 200 && v == 6000 {
+						continue
+					}
+					cases = append(cases,
+						testcases.Case{Name: d.String() + "_k5", Batch: b, Vocab: v, Dist: d, Seed: 1, K: testcases.KConst(5)},
+						testcases.Case{Name: d.String() + "_k50_p0.9", Batch: b, Vocab: v, Dist: d, Seed: 2,
+							K: testcases.KConst(50), P: testcases.PConst(0.9)},
+						testcases.Case{Name: d.String() + "_p0.9", Batch: b, Vocab: v, Dist: d, Seed: 3, P: testcases.PConst(0.9)},
+						testcases.Case{Name: d.String() + "_k400_p0.5", Batch: b, Vocab: v, Dist: d, Seed: 4,
+							K: testcases.KConst(400), P: testcases.PConst(0.5)},
+						testcases.Case{Name: d.String() + "_p0", Batch: b, Vocab: v, Dist: d, Seed: 5, P: testcases.PConst(0)})
+				}
+			}
+		}
+		runCases(t, s, cases)
+	}
+}

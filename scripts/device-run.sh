@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs on the lent GPU machine (no Go there): the GPU tests, the three
+# compute-sanitizer tools and the GPU benchmark, from the binaries that
+# `make device` left in build/device. Logs go to $OUT (or ./device-out).
+# Usage: scripts/device-run.sh [tests] [sanitize] [bench] [bench-filter=REGEX]
+set -uo pipefail
+out=${OUT:-device-out}
+mkdir -p "$out"
+bin=build/device
+steps=("$@")
+[ ${#steps[@]} -eq 0 ] && steps=(tests sanitize bench)
+filter=BenchmarkGPU
+for s in "${steps[@]}"; do
+  case $s in bench-filter=*) filter=${s#bench-filter=} ;; esac
+done
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee "$out/nvidia-smi.csv"
+status=0
+for s in "${steps[@]}"; do
+  case $s in
+  tests)
+    "$bin/sampler.test" -test.v -test.count=1 -test.run 'GPU' >"$out/gpu-tests.log" 2>&1 || status=1
+    grep -E '^(--- |PASS|FAIL|ok|qrita-gpu)' "$out/gpu-tests.log" | grep -v '^    ' ;;
+  sanitize)
+    for tool in memcheck racecheck synccheck; do
+      # racecheck and synccheck are slow: they get the small coverage test.
+      pattern='GPUSanitizerCoverage|GPUBadInput'; limit=${SANITIZE_LIMIT:-150}
+      timeout $limit compute-sanitizer --tool "$tool" --error-exitcode 3 "$bin/sampler.test" -test.short -test.count=1 \
+        -test.run "$pattern" >"$out/sanitize-$tool.log" 2>&1 || status=1
+      echo "$tool: $(grep -E 'ERROR SUMMARY' "$out/sanitize-$tool.log" | tail -1) $(tail -1 "$out/sanitize-$tool.log")"
+    done ;;
+  bench)
+    "$bin/sampler.test" -test.run '^$' -test.bench "$filter" -test.benchtime=1x >"$out/bench.log" 2>&1 || status=1
+    grep qrita-gpu-bench "$out/bench.log" ;;
+  esac
+done
+exit $status
