@@ -25,6 +25,8 @@ type options struct {
 	workers  int // 0: GOMAXPROCS
 	keepTies bool
 	verify   bool
+	dtype    sampler.DType // GPU backends: element type of the device-memory timing
+	sweep    string        // GPU backends: "" (the one shape) or "anchors"
 }
 
 const usageHead = `qrita-bench times exact Top-k/Top-p truncation of a batch of logits.
@@ -36,6 +38,12 @@ call on a fresh copy of the logits. It prints per implementation the median
 time per call, rows per second, the ratio to the read-once time and the
 speedup over the reference, and checks that the backend's output equals
 the reference's (rows whose top-p cut is ambiguous within 1e-6 may differ).
+
+With -backend cuda or hip (a build with -tags cuda or -tags hip) the
+backend is timed on host slices as above and then on logits in device
+memory against a device-to-device copy of the same bytes, the floor for
+an in-place mask (-dtype picks the element type; -sweep anchors adds the
+shapes of the peers' H200 anchor table).
 
 Usage: qrita-bench [flags]
 
@@ -60,6 +68,8 @@ func parseOptions(args []string, out io.Writer) (options, error) {
 	fs.IntVar(&o.workers, "workers", 0, "goroutines of the CPU backend and the read-once sum; 0 means GOMAXPROCS")
 	fs.BoolVar(&o.keepTies, "keep-ties", false, "KeepTies tie mode instead of Exact")
 	fs.BoolVar(&o.verify, "verify", true, "compare the backend's output with the reference's")
+	dtype := fs.String("dtype", "fp32", "GPU backends: element type of the logits in device memory (fp32, fp16, bf16)")
+	fs.StringVar(&o.sweep, "sweep", "", "GPU backends: \"anchors\" also times the peers' H200 anchor shapes in device memory")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usageHead)
 		fs.PrintDefaults()
@@ -76,6 +86,9 @@ func parseOptions(args []string, out io.Writer) (options, error) {
 		return o, err
 	}
 	o.dist = d
+	if o.dtype, err = parseDType(*dtype); err != nil {
+		return o, err
+	}
 	return o, o.check()
 }
 
@@ -89,6 +102,8 @@ func (o options) check() error {
 		return fmt.Errorf("-warmup and -workers must not be negative")
 	case o.p != o.p:
 		return fmt.Errorf("-p must not be NaN")
+	case o.sweep != "" && o.sweep != "anchors":
+		return fmt.Errorf("unknown -sweep %q (only \"anchors\")", o.sweep)
 	}
 	return nil
 }
@@ -109,4 +124,13 @@ func distNames() []string {
 		names = append(names, d.String())
 	}
 	return names
+}
+
+func parseDType(name string) (sampler.DType, error) {
+	for _, d := range []sampler.DType{sampler.Float32, sampler.Float16, sampler.BFloat16} {
+		if d.String() == name {
+			return d, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown -dtype %q (fp32, fp16 or bf16)", name)
 }

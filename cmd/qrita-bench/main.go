@@ -88,6 +88,9 @@ func run(o options, out io.Writer) error {
 		return err
 	}
 	if !o.verify {
+		if o.backend != sampler.BackendCPU {
+			return deviceReport(o, s, out)
+		}
 		return nil
 	}
 	v := compareRows(pristine, got, want, o.batch, o.vocab, k, p, mode)
@@ -95,6 +98,9 @@ func run(o options, out io.Writer) error {
 		o.backend, v.rows, v.mismatched, v.ambiguous)
 	if v.mismatched > 0 {
 		return fmt.Errorf("%d rows differ from the reference", v.mismatched)
+	}
+	if o.backend != sampler.BackendCPU {
+		return deviceReport(o, s, out)
 	}
 	return nil
 }
