@@ -12,7 +12,26 @@ import (
 // noticed to one chunk.
 const chunksPerWorker = 8
 
-// cpuBackend is the pure-Go Qrita implementation, parallel over rows.
+// cpuBackend is the pure-Go Qrita implementation, parallel over rows. Per
+// row (cpu_row.go):
+//
+//  1. Sigma-truncation (cpu_threshold.go, cpu_quantile.go): the mean and
+//     standard deviation of a small sample of the row and a normal
+//     quantile give a threshold t above which about a target number of
+//     tokens should lie (a few times k for top-k, pTarget for top-p).
+//  2. One pass gathers the tokens >= t as packed candidates (cpu_gather.go,
+//     cpu_key.go); a top-p-only row also sums the softmax mass under t, per
+//     bin of distance below t (cpu_mass.go).
+//  3. Exact selection over the candidates: a radix select of the k-th
+//     largest key, ties by index (cpu_select.go), then the top-p cut over
+//     the survivors, sorted when few, else by a radix select on softmax
+//     mass (cpu_topp.go).
+//  4. When the candidates cannot hold the answer (fewer than k, too little
+//     mass, buffer overflow, no usable threshold), a top-p-only row gathers
+//     again down to where its binned mass says the cut lies; any other row
+//     takes the exact path, where every token is a candidate.
+//  5. The row is rewritten in place: kept tokens keep their bits, the rest
+//     become -Inf (cpu_output.go).
 type cpuBackend struct {
 	workers int
 	scratch sync.Pool // *cpuScratch, reused across rows and calls
