@@ -15,10 +15,13 @@ import (
 	"github.com/qrita-project/qrita/sampler"
 )
 
-// Fuzz inputs stay small so that each execution is fast.
+// Fuzz inputs stay small (at most 1<<16 logits) so that each execution is
+// fast, but the vocab reaches 16384: the CPU backend's sampling fast path
+// needs vocab >= 4096 for top-k and >= 8192 for top-p, below which it
+// always takes the exact fallback.
 const (
 	fuzzMaxBatch = 64
-	fuzzMaxVocab = 4096
+	fuzzMaxVocab = 16384
 	fuzzMaxSize  = 1 << 16
 )
 

@@ -193,16 +193,20 @@ func TestCPUMatchesReferenceOnTable(t *testing.T) {
 	}
 }
 
-// TestCPUWorkerCountsAgree runs mid-size cases with worker counts that do
-// and do not divide the batch, as the CPU backend splits work by them.
+// TestCPUWorkerCountsAgree runs a spread of mid-size cases with worker
+// counts that do and do not divide the batch, as the CPU backend splits
+// work by them (and reuses per-worker scratch across rows).
 func TestCPUWorkerCountsAgree(t *testing.T) {
-	var cases []testcases.Case
+	var all []testcases.Case
 	for _, c := range testcases.Table() {
-		if c.Batch >= 3 && c.Size() <= 1<<15 && !c.Boundary && c.Dist != testcases.AllEqual {
-			cases = append(cases, c)
+		if c.Batch >= 2 && c.Vocab >= 1000 && c.Size() <= 1<<16 && !c.Boundary {
+			all = append(all, c)
 		}
 	}
-	cases = cases[:min(len(cases), 60)]
+	var cases []testcases.Case
+	for i := 0; i < len(all); i += max(1, len(all)/60) {
+		cases = append(cases, all[i])
+	}
 	for _, workers := range []int{1, 3, 64} {
 		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
 			runCases(t, newCPU(t, sampler.WithWorkers(workers), sampler.WithTieMode(sampler.KeepTies)), cases)

@@ -67,11 +67,16 @@ func Table() []Case {
 			add(16, 7, LLMLike, k, p)
 		}
 	}
-	// Every distribution on small, medium and odd-sized vocabularies.
+	// Every distribution on small, medium and odd-sized vocabularies, and
+	// on one large enough (16384) for sampling-based fast paths to engage
+	// on top-p as well as top-k.
 	for _, d := range Dists() {
-		for _, v := range []int{3, 64, 4099} {
+		for _, v := range []int{3, 64, 4099, 16384} {
 			b := 8
-			if v > 1000 {
+			switch {
+			case v > 10000:
+				b = 2
+			case v > 1000:
 				b = 4
 			}
 			add(b, v, d, k50, p09)
