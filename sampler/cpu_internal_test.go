@@ -319,3 +319,33 @@ func TestTopPRecoveryMatchesReference(t *testing.T) {
 		t.Error("no flat row took the recovery path")
 	}
 }
+
+// TestTruncateRowReusesScratch: once a worker's buffers have grown, a row
+// costs no allocation, whichever path it takes.
+func TestTruncateRowReusesScratch(t *testing.T) {
+	const vocab = 128256
+	for _, c := range []struct {
+		name string
+		dist testcases.Dist
+		k    int32
+		p    float32
+	}{
+		{"k50_p0.9", testcases.LLMLike, 50, 0.9},
+		{"k50", testcases.LLMLike, 50, 1},
+		{"p0.9", testcases.LLMLike, 0, 0.9},
+		{"p0.9_flat", testcases.Flat, 0, 0.9},
+		{"k50_allequal", testcases.AllEqual, 50, 0.9},
+	} {
+		pristine := testcases.Logits(1, vocab, c.dist, 5)
+		row := make([]float32, vocab)
+		s := new(cpuScratch)
+		run := func() {
+			copy(row, pristine)
+			s.truncateRow(row, c.k, c.p, Exact)
+		}
+		run()
+		if allocs := testing.AllocsPerRun(3, run); allocs != 0 {
+			t.Errorf("%s: %v allocations per row", c.name, allocs)
+		}
+	}
+}

@@ -5,8 +5,9 @@ import "math"
 // Top-p rows without top-k need the softmax mass of the tokens they do not
 // gather. The gathering pass sums exp(x - t) of those tokens per bin of
 // x - t, so that a row whose candidates turn out to hold too little mass
-// can find how far below t its cut lies, and gather down to there in one
-// more pass, without computing any exp twice for tokens above the cut.
+// can find how far below t its cut lies and gather down to there in one
+// more pass, which computes no exp (only the newly gathered tokens need
+// theirs again), instead of redoing the whole row exactly.
 
 const (
 	// massBinShift: a bin spans 2^massBinShift steps of the exp table,

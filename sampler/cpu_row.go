@@ -85,7 +85,7 @@ func (s *cpuScratch) truncated(row []float32, k int, p float64, ties TieMode) (k
 // truncatedTopP is the fast path of a row with top-p and no top-k. The
 // candidates above t usually hold p of the mass; when they do not, the
 // mass binned below t during the same pass says how far down the cut
-// lies, and one more (exp-free) pass gathers down to there.
+// lies, and one more pass, without exps, gathers down to there.
 func (s *cpuScratch) truncatedTopP(row []float32, p float64, ties TieMode, t float32) ([]uint64, bool) {
 	var bins massBins
 	n, ok := gatherAboveWithMass(row, t, s.cands, &bins)
