@@ -28,7 +28,11 @@ import (
 // same restore, so they start from the same cache state (the copy leaves
 // the tail of the batch in cache for each of them alike).
 //
-// Metrics: ns/op per call, ns/row, and MB/s of logits processed.
+// Metrics: ns/op per call, ns/row, and MB/s of logits processed. To see the
+// three side by side with their ratios:
+//
+//	go test ./sampler -run '^$' -bench . -count 6 | tee bench.txt
+//	benchstat -col .name bench.txt
 
 func BenchmarkCPU(b *testing.B) {
 	s, err := sampler.New(sampler.WithBackend(sampler.BackendCPU))
