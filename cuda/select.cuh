@@ -37,6 +37,10 @@ struct RowShared {
   mass_t mass_rest;     // mass of keepable non-candidates, relative to the threshold
 };
 
+// Sources call f(key, idx, value, live) on every lane of the block in
+// step, so f may use warp collectives; only calls with live set carry an
+// entry.
+
 // Candidates gathered in shared memory.
 template <class E, int kThreads, class Sh>
 struct SharedSource {
@@ -44,9 +48,11 @@ struct SharedSource {
   uint32_t n;
   template <class F>
   __device__ void each(F&& f) const {
-    for (uint32_t i = threadIdx.x; i < n; i += kThreads) {
-      const float x = E::to_float(static_cast<typename E::bits_t>(sh->cand_bits[i]));
-      f(key_of(x), sh->cand_idx[i], x);
+    for (uint32_t base = 0; base < n; base += kThreads) {
+      const uint32_t i = base + threadIdx.x;
+      const bool live = i < n;
+      const float x = live ? E::to_float(static_cast<typename E::bits_t>(sh->cand_bits[i])) : 0.0f;
+      f(key_of(x), live ? sh->cand_idx[i] : 0u, x, live);
     }
   }
 };
@@ -59,11 +65,10 @@ struct GlobalSource {
   template <class F>
   __device__ void each(F&& f) const {
     for_each_chunk<E, kThreads, kUnroll>(row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
-      if (!live) return;
 #pragma unroll
       for (int t = 0; t < decltype(count)::value; ++t) {
         const float x = E::to_float(b[t]);
-        f(key_of(x), first + t, x);
+        f(key_of(x), first + t, x, live);
       }
     });
   }
@@ -72,6 +77,29 @@ struct GlobalSource {
 __device__ __forceinline__ Pivot clamp_to_floor(Pivot p, Pivot floor) {
   if (p.key == floor.key && p.idx > floor.idx) p.idx = floor.idx;
   return p;
+}
+
+// Adds one entry (and its mass) to bin when hit. When every hitting lane
+// of the warp shares the bin, as in flat, one-hot or all-equal rows, one
+// lane adds for all: same-address shared atomics would serialise.
+template <bool kWithMass, class Sh>
+__device__ __forceinline__ void histogram_add(Sh& sh, bool hit, uint32_t bin, mass_t m) {
+  const lane_mask_t hits = warp_ballot(hit);
+  if (hits == 0) return;
+  const int leader = lowest_lane(hits);
+  const uint32_t lead_bin = warp_shfl(bin, leader);
+  if (warp_ballot(hit && bin != lead_bin) == 0) {
+    const mass_t sum = kWithMass ? warp_sum(hit ? m : mass_t(0)) : mass_t(0);
+    if (lane_id() == leader) {
+      atomicAdd(&sh.hist_count[lead_bin], static_cast<uint32_t>(popcount(hits)));
+      if (kWithMass && sum != 0) atomicAdd(&sh.hist_mass[lead_bin], sum);
+    }
+    return;
+  }
+  if (hit) {
+    atomicAdd(&sh.hist_count[bin], 1u);
+    if (kWithMass && m != 0) atomicAdd(&sh.hist_mass[bin], m);
+  }
 }
 
 template <class Sh>
@@ -94,10 +122,10 @@ __device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Pro
   for (int shift = 32 - kDigitBits; shift >= 0; shift -= kDigitBits) {
     clear_histogram(sh, false);
     const uint32_t hi = shift + kDigitBits >= 32 ? 0u : (~0u << (shift + kDigitBits));
-    src.each([&](uint32_t key, uint32_t idx, float) {
-      if (!member(key, idx)) return;
+    src.each([&](uint32_t key, uint32_t idx, float, bool live) {
       const uint32_t v = proj(key, idx);
-      if ((v & hi) == prefix) atomicAdd(&sh.hist_count[(v >> shift) & (kDigitBins - 1)], 1u);
+      const bool hit = live && member(key, idx) && (v & hi) == prefix;
+      histogram_add<false>(sh, hit, (v >> shift) & (kDigitBins - 1), 0);
     });
     __syncthreads();
     choose_digit<false>(sh.hist_count, sh.hist_mass, r, 0.0, &sh.choice);
@@ -148,8 +176,8 @@ __device__ Cut select_rank(const Src& src, Sh& sh, Pivot floor, uint32_t r, bool
 template <int kThreads, class Src, class Sh>
 __device__ mass_t mass_total(const Src& src, Sh& sh, Pivot floor, MassScale scale) {
   mass_t m = 0;
-  src.each([&](uint32_t key, uint32_t idx, float x) {
-    if (at_or_above(key, idx, floor)) m += scale.of(x);
+  src.each([&](uint32_t key, uint32_t idx, float x, bool live) {
+    if (live && at_or_above(key, idx, floor)) m += scale.of(x);
   });
   return block_sum<kThreads>(m, sh.scratch_u64);
 }
@@ -164,12 +192,9 @@ __device__ Cut select_mass(const Src& src, Sh& sh, Pivot floor, double goal, Mas
   for (int shift = 32 - kDigitBits; shift >= 0; shift -= kDigitBits) {
     clear_histogram(sh, true);
     const uint32_t hi = shift + kDigitBits >= 32 ? 0u : (~0u << (shift + kDigitBits));
-    src.each([&](uint32_t key, uint32_t idx, float x) {
-      if (!at_or_above(key, idx, floor) || (key & hi) != prefix) return;
-      const uint32_t d = (key >> shift) & (kDigitBins - 1);
-      atomicAdd(&sh.hist_count[d], 1u);
-      const mass_t m = scale.of(x);
-      if (m != 0) atomicAdd(&sh.hist_mass[d], m);
+    src.each([&](uint32_t key, uint32_t idx, float x, bool live) {
+      const bool hit = live && at_or_above(key, idx, floor) && (key & hi) == prefix;
+      histogram_add<true>(sh, hit, (key >> shift) & (kDigitBins - 1), hit ? scale.of(x) : mass_t(0));
     });
     __syncthreads();
     choose_digit<true>(sh.hist_count, sh.hist_mass, 0, goal - double(mass_above), &sh.choice);

@@ -2,7 +2,10 @@
 # Runs on the lent GPU machine (no Go there): the GPU tests, the three
 # compute-sanitizer tools and the GPU benchmark, from the binaries that
 # `make device` left in build/device. Logs go to $OUT (or ./device-out).
-# Usage: scripts/device-run.sh [tests] [sanitize] [bench] [bench-filter=REGEX]
+# Usage: scripts/device-run.sh [cmake] [tests] [sanitize] [bench] [cli]
+#        [bench-filter=REGEX]
+#   cmake: the CMake build with the machine's own nvcc (CUDA 12/13 check)
+#   cli:   qrita-bench -backend cuda over the anchor shapes
 set -uo pipefail
 out=${OUT:-device-out}
 mkdir -p "$out"
@@ -31,6 +34,14 @@ for s in "${steps[@]}"; do
   bench)
     "$bin/sampler.test" -test.run '^$' -test.bench "$filter" -test.benchtime=1x >"$out/bench.log" 2>&1 || status=1
     grep qrita-gpu-bench "$out/bench.log" ;;
+  cmake)
+    { nvcc --version | tail -2; cmake --version | head -1
+      cmake -S . -B /tmp/qrita-cmake -G Ninja -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_ARCHS:-80;90}" &&
+        cmake --build /tmp/qrita-cmake; } >"$out/cmake.log" 2>&1 || status=1
+    tail -3 "$out/cmake.log" ;;
+  cli)
+    "$bin/qrita-bench" -backend cuda -sweep anchors -reps 5 -ref-reps 1 >"$out/qrita-bench.txt" 2>&1 || status=1
+    cat "$out/qrita-bench.txt" ;;
   esac
 done
 exit $status
