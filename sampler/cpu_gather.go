@@ -80,8 +80,24 @@ func float32Bits(row []float32) []uint32 {
 }
 
 // gatherValid packs every token that can be kept (neither NaN nor -Inf)
-// into cands, which must hold len(row) entries.
+// into cands, which must hold len(row) entries. It serves the exact path,
+// where most tokens qualify, so it writes every token and advances only
+// past the valid ones, without a branch.
 func gatherValid(row []float32, cands []uint64) int {
-	n, _ := gatherAbove(row, -math.MaxFloat32, cands)
+	n := 0
+	for i, x := range row {
+		cands[n] = packCandidate(orderedKey(x), i)
+		n += aboveNegInf(x)
+	}
 	return n
+}
+
+// aboveNegInf is 1 if x > -Inf (false for NaN too), else 0, without a
+// branch.
+func aboveNegInf(x float32) int {
+	b := 0
+	if x > negInf32 {
+		b = 1
+	}
+	return b
 }

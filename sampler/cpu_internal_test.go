@@ -110,16 +110,16 @@ func TestExpNonPositiveStepsAccuracy(t *testing.T) {
 }
 
 func TestTruncationThreshold(t *testing.T) {
-	if _, ok := truncationThreshold(rowStats{}, 0.01); ok {
-		t.Error("no finite sample must give no threshold")
+	if _, ok := truncationThreshold(rowStats{mean: 1, std: 1, n: minFiniteSamples - 1}, 0.01); ok {
+		t.Error("too few finite samples must give no threshold")
 	}
-	if _, ok := truncationThreshold(rowStats{mean: 1e308, std: 1e308, n: 10}, 0.01); ok {
+	if _, ok := truncationThreshold(rowStats{mean: 1e308, std: 1e308, n: minFiniteSamples}, 0.01); ok {
 		t.Error("an overflowing threshold must be refused")
 	}
-	if th, ok := truncationThreshold(rowStats{mean: 0.5, n: 10}, 0.01); !ok || th <= 0.5 || th > math.Nextafter32(0.5, 1) {
+	if th, ok := truncationThreshold(rowStats{mean: 0.5, n: minFiniteSamples}, 0.01); !ok || th <= 0.5 || th > math.Nextafter32(0.5, 1) {
 		t.Errorf("constant sample: threshold %v, %v, want the next float above 0.5", th, ok)
 	}
-	if th, ok := truncationThreshold(rowStats{mean: -3.4e38, std: 1e37, n: 10}, 0.5); !ok || th != -math.MaxFloat32 {
+	if th, ok := truncationThreshold(rowStats{mean: -3.4e38, std: 1e37, n: minFiniteSamples}, 0.5); !ok || th != -math.MaxFloat32 {
 		t.Errorf("threshold %v, %v, want -MaxFloat32 (never -Inf)", th, ok)
 	}
 	// On Gaussian rows the threshold gathers at least the target, and not
@@ -145,9 +145,9 @@ func TestTruncationThreshold(t *testing.T) {
 
 func TestSampleStats(t *testing.T) {
 	nan, inf := float32(math.NaN()), float32(math.Inf(1))
-	st := sampleStats([]float32{1, nan, 3, inf, -inf})
-	if st.n != 2 || st.mean != 2 || st.std != 1 {
-		t.Errorf("sampleStats = %+v, want mean 2, std 1 over 2 finite values", st)
+	st := sampleStats([]float32{1, nan, 3, inf})
+	if st.n != 2 || st.mean != 2 || st.std != 1 || st.finiteShare != 0.5 {
+		t.Errorf("sampleStats = %+v, want mean 2, std 1 over 2 finite values of 4", st)
 	}
 	long := make([]float32, 10*sampleSize)
 	for i := range long {

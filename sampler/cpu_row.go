@@ -56,11 +56,13 @@ func (s *cpuScratch) truncated(row []float32, k int, p float64, ties TieMode) (k
 	if k > 0 {
 		target = max(kTargetFactor*k, kTargetMin)
 	}
-	q := float64(target) / float64(len(row))
+	st := sampleStats(row)
+	// The target counts finite tokens: rows masked with -Inf hold fewer.
+	q := float64(target) / max(1, st.finiteShare*float64(len(row)))
 	if q > maxTailFraction {
 		return nil, false
 	}
-	t, ok := truncationThreshold(sampleStats(row), q)
+	t, ok := truncationThreshold(st, q)
 	if !ok {
 		return nil, false
 	}

@@ -1,34 +1,22 @@
 package sampler
 
-import "math/bits"
-
-// Exact top-k over packed candidates: a radix select on the value keys, 8
-// bits per level from the top, narrowing to the digit bucket that holds
-// the k-th largest key. Duplicates then follow the stable-sort rule: the
-// tokens equal to the k-th value are taken in index order.
-
-const (
-	radixBits    = 8
-	radixBuckets = 1 << radixBits
-	keyBits      = 32
-)
+// Exact top-k over packed candidates: a radix select on the value keys
+// (cpu_radix.go) narrows to the key of the k-th largest. Duplicates then
+// follow the stable-sort rule: the tokens equal to the k-th value are taken
+// in index order.
 
 // kthKey returns the key of the k-th largest candidate (1 <= k <= len) and
 // how many candidates have a strictly larger key.
 func (s *cpuScratch) kthKey(cands []uint64, k int) (key uint32, above int) {
-	lo, hi := keyRange(cands)
-	if lo == hi {
-		return lo, 0
-	}
-	// Digits above the highest one where lo and hi differ are shared by all.
-	shift := keyBits - radixBits*(1+bits.LeadingZeros32(lo^hi)/radixBits)
-	prefix := hi &^ (1<<(shift+radixBits) - 1)
 	set := cands
+	lo, hi := keyRange(set)
 	for {
-		var hist [radixBuckets]int
-		for _, c := range set {
-			hist[byte(candidateKey(c)>>shift)]++
+		shift := firstDifferingShift(lo, hi)
+		if shift < 0 {
+			return lo, above
 		}
+		var hist [radixBuckets]int
+		countDigits(set, shift, &hist)
 		need := k - above
 		d := radixBuckets - 1
 		for hist[d] < need {
@@ -36,41 +24,8 @@ func (s *cpuScratch) kthKey(cands []uint64, k int) (key uint32, above int) {
 			above += hist[d]
 			d--
 		}
-		prefix |= uint32(d) << shift
-		if shift == 0 {
-			return prefix, above
-		}
-		if hist[d] < len(set) {
-			set = s.narrow(set, prefix, shift)
-		}
-		shift -= radixBits
+		set, lo, hi = s.narrow(set, digitPrefix(hi, shift, d), shift)
 	}
-}
-
-// narrow keeps the candidates whose key digits from shift up equal prefix,
-// in order, in s.sub.
-func (s *cpuScratch) narrow(set []uint64, prefix uint32, shift int) []uint64 {
-	if len(s.sub) < len(set) {
-		s.sub = grow(s.sub, len(set))
-	}
-	out := s.sub[:0] // in place when set is already s.sub: writes trail reads
-	for _, c := range set {
-		if candidateKey(c)>>shift == prefix>>shift {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// keyRange returns the smallest and largest key of a non-empty set.
-func keyRange(set []uint64) (lo, hi uint32) {
-	lo, hi = candidateKey(set[0]), candidateKey(set[0])
-	for _, c := range set[1:] {
-		k := candidateKey(c)
-		lo = min(lo, k)
-		hi = max(hi, k)
-	}
-	return lo, hi
 }
 
 // selectTopK returns the top k of cands (k < len(cands)) in index order:
@@ -82,16 +37,32 @@ func (s *cpuScratch) selectTopK(cands []uint64, k int, ties TieMode) []uint64 {
 	if ties == KeepTies {
 		take = len(cands)
 	}
-	out := grow(s.topK, 0)
-	for _, c := range cands {
-		switch ck := candidateKey(c); {
-		case ck > key:
-			out = append(out, c)
-		case ck == key && take > 0:
-			out = append(out, c)
-			take--
-		}
+	s.topK = grow(s.topK, len(cands))
+	return keepAboveAndTies(cands, key, take, s.topK)
+}
+
+// keepAboveAndTies copies into out (as long as set) the tokens of set
+// whose key is above key and the first take tokens (in index order) equal
+// to it, and returns them. Branch-free, as on the exact path the set is
+// the whole row: every token is written and the count advances past the
+// kept ones.
+func keepAboveAndTies(set []uint64, key uint32, take int, out []uint64) []uint64 {
+	n := 0
+	for _, c := range set {
+		ck := candidateKey(c)
+		tie := isTrue(ck == key) & isTrue(take > 0)
+		take -= tie
+		out[n] = c
+		n += isTrue(ck > key) | tie
 	}
-	s.topK = out
-	return out
+	return out[:n]
+}
+
+// isTrue is 1 for true and 0 for false, compiled without a branch.
+func isTrue(b bool) int {
+	i := 0
+	if b {
+		i = 1
+	}
+	return i
 }

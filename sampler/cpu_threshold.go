@@ -17,12 +17,17 @@ const (
 	// maxTailFraction is the largest share of a row worth gathering as
 	// candidates; beyond it the exact path is as cheap.
 	maxTailFraction = 1.0 / 8
+	// minFiniteSamples: with fewer finite tokens in the sample (a row
+	// mostly -Inf) the estimate is too loose, and the exact path gathers
+	// the few valid tokens cheaply anyway.
+	minFiniteSamples = 64
 )
 
 // rowStats are the mean and standard deviation of a row's finite sample.
 type rowStats struct {
-	mean, std float64
-	n         int // finite tokens sampled
+	mean, std   float64
+	n           int     // finite tokens sampled
+	finiteShare float64 // n / tokens sampled: the row's estimated finite share
 }
 
 // sampleStats estimates the mean and standard deviation of the row's
@@ -48,7 +53,7 @@ func sampleStats(row []float32) rowStats {
 			ss += (x - mean) * (x - mean)
 		}
 	}
-	return rowStats{mean: mean, std: math.Sqrt(ss / float64(n)), n: n}
+	return rowStats{mean: mean, std: math.Sqrt(ss / float64(n)), n: n, finiteShare: float64(n) / float64(len(sample))}
 }
 
 // sampleRow returns the sample of a row: the whole row when it is short,
@@ -70,11 +75,12 @@ func sampleRow(row []float32, buf *[sampleSize]float32) []float32 {
 
 // truncationThreshold returns t such that about a fraction q (or more) of
 // a Gaussian row with these stats lies at or above t. ok is false when no
-// useful finite threshold exists (no finite sample, overflowing stats).
+// useful finite threshold exists (too few finite samples, overflowing
+// stats).
 // A constant sample (std 0) gives the next float above it, so a one-hot
 // row gathers only what stands out.
 func truncationThreshold(st rowStats, q float64) (t float32, ok bool) {
-	if st.n == 0 {
+	if st.n < minFiniteSamples {
 		return 0, false
 	}
 	var t64 float64

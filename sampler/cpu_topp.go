@@ -132,49 +132,33 @@ func (s *cpuScratch) cutByMass(set []uint64, p float64, ties TieMode, top float6
 	if total < target {
 		return set, outside == nil
 	}
-	// above is the mass of tokens whose key is above the current bucket.
+	// above is the mass of the tokens ranked above the current set.
 	above := 0.0
-	prefix := uint32(0)
 	cur, curM := set, mass
-	for shift := keyBits - radixBits; ; shift -= radixBits {
-		var histM [radixBuckets]float64
-		var histC [radixBuckets]int
-		for i, c := range cur {
-			d := byte(candidateKey(c) >> shift)
-			histM[d] += curM[i]
-			histC[d]++
+	lo, hi := keyRange(cur)
+	for {
+		shift := firstDifferingShift(lo, hi)
+		if shift < 0 {
+			return s.keepByMass(set, lo, len(cur), curM[0], above, target, ties), true
 		}
+		var count [radixBuckets]int
+		var sum [radixBuckets]float64
+		massDigits(cur, curM, shift, &count, &sum)
 		d := radixBuckets - 1
 		for ; d > 0; d-- {
-			if histC[d] > 0 && above+histM[d] >= target {
+			if count[d] > 0 && above+sum[d] >= target {
 				break
 			}
-			above += histM[d]
+			above += sum[d]
 		}
 		// Sums in a different order may round short of target: then the
-		// lowest bucket (d = 0 or the last non-empty one) takes the cut.
-		for histC[d] == 0 && d < radixBuckets-1 {
+		// lowest non-empty bucket takes the cut.
+		for count[d] == 0 && d < radixBuckets-1 {
 			d++
-			above -= histM[d]
+			above -= sum[d]
 		}
-		prefix |= uint32(d) << shift
-		if shift == 0 {
-			return s.keepByMass(set, prefix, histC[d], curMassOf(cur, curM, prefix), above, target, ties), true
-		}
-		if histC[d] < len(cur) {
-			cur, curM = s.narrowWithMass(cur, curM, prefix, shift)
-		}
+		cur, curM, lo, hi = s.narrowWithMass(cur, curM, digitPrefix(hi, shift, d), shift)
 	}
-}
-
-// curMassOf returns the softmax numerator shared by every token with key.
-func curMassOf(cur []uint64, curM []float64, key uint32) float64 {
-	for i, c := range cur {
-		if candidateKey(c) == key {
-			return curM[i]
-		}
-	}
-	return 0
 }
 
 // keepByMass keeps every token of set above key, then tokens equal to key
@@ -186,35 +170,6 @@ func (s *cpuScratch) keepByMass(set []uint64, key uint32, tied int, each, above,
 		need := math.Ceil((target - above) / each)
 		take = int(min(max(need, 1), float64(tied)))
 	}
-	out := grow(s.cut, 0)
-	for _, c := range set {
-		switch ck := candidateKey(c); {
-		case ck > key:
-			out = append(out, c)
-		case ck == key && take > 0:
-			out = append(out, c)
-			take--
-		}
-	}
-	s.cut = out
-	return out
-}
-
-// narrowWithMass is narrow that carries the mass alongside.
-func (s *cpuScratch) narrowWithMass(set []uint64, mass []float64, prefix uint32, shift int) ([]uint64, []float64) {
-	if len(s.sub) < len(set) {
-		s.sub = grow(s.sub, len(set))
-	}
-	if len(s.subM) < len(set) {
-		s.subM = grow(s.subM, len(set))
-	}
-	n := 0
-	for i, c := range set {
-		if candidateKey(c)>>shift == prefix>>shift {
-			s.sub[n] = c
-			s.subM[n] = mass[i]
-			n++
-		}
-	}
-	return s.sub[:n], s.subM[:n]
+	s.cut = grow(s.cut, len(set))
+	return keepAboveAndTies(set, key, take, s.cut)
 }
