@@ -43,12 +43,21 @@ __device__ uint32_t sigma_threshold(const typename E::bits_t* row, uint32_t n, u
                                     Sh& sh) {
   constexpr uint32_t kAll = kKeyNegInf + 1;
   if (n <= static_cast<uint32_t>(Policy::kGatherWholeRowBelow)) return kAll;
-  // Warp 0 reads the sample and reduces it in a fixed order.
+  // Every thread loads part of the sample (one memory round trip); warp 0
+  // then reduces it in a fixed order, so the statistics do not depend on
+  // the block size. The candidate buffer is free until the gather.
+  static_assert(Policy::kSampleSize <= Sh::kCapacity, "the sample fits the candidate buffer");
+  static_assert(Policy::kSampleSize % kWarpSize == 0, "lanes split the sample evenly");
+  float* sample = reinterpret_cast<float*>(sh.cand_bits);
+  for (int j = threadIdx.x; j < Policy::kSampleSize; j += Policy::kBlockThreads) {
+    const uint32_t pos = static_cast<uint32_t>(uint64_t(j) * n / Policy::kSampleSize);
+    sample[j] = E::to_float(row[pos]);
+  }
+  __syncthreads();
   if (warp_id() == 0) {
     double s1 = 0, s2 = 0, cnt = 0;
     for (int j = lane_id(); j < Policy::kSampleSize; j += kWarpSize) {
-      const uint32_t pos = static_cast<uint32_t>(uint64_t(j) * n / Policy::kSampleSize);
-      const float x = E::to_float(row[pos]);
+      const float x = sample[j];
       if (isfinite(x)) {
         s1 += x;
         s2 += double(x) * x;
