@@ -7,12 +7,15 @@
 namespace qrita {
 
 struct TruncatePolicyGFX950 {
-  static constexpr int kBlockThreads = 512;
-  static constexpr int kMinBlocksPerSM = 2;
+  static constexpr int kFewRowsThreads = 1024;
+  static constexpr int kFewRowsBlocksPerSM = 1;
+  static constexpr int kManyRowsThreads = 512;
+  static constexpr int kManyRowsBlocksPerSM = 2;
   static constexpr int kLoadsInFlight = 4;
   static constexpr int kCandidateCapacity = 4096;
   static constexpr int kGatherWholeRowBelow = kCandidateCapacity;
   static constexpr int kSampleSize = 1024;
+  static constexpr int kRankedSurvivors = 256;
   static constexpr int kTopKOversample = 4;
   static constexpr int kMinCandidates = 256;
   static constexpr int kMaxTargetDivisor = 4;
