@@ -40,10 +40,10 @@ qrita_status check_request(qrita_ctx* ctx, const qrita_request* r) {
 
 qrita_status grow_slot(qrita_ctx* ctx, StagingSlot& s, int64_t rows) {
   if (s.rows >= rows) return QRITA_OK;
-  cudaFreeHost(s.host_k);
-  cudaFreeHost(s.host_p);
-  cudaFree(s.dev_k);
-  cudaFree(s.dev_p);
+  (void)cudaFreeHost(s.host_k);
+  (void)cudaFreeHost(s.host_p);
+  (void)cudaFree(s.dev_k);
+  (void)cudaFree(s.dev_p);
   s = StagingSlot{0, nullptr, nullptr, nullptr, nullptr, s.done};
   QRITA_TRY(ctx, cudaMallocHost(reinterpret_cast<void**>(&s.host_k), rows * sizeof(int32_t)));
   QRITA_TRY(ctx, cudaMallocHost(reinterpret_cast<void**>(&s.host_p), rows * sizeof(float)));
@@ -104,7 +104,7 @@ qrita_status qrita_device_count(int* count) {
   *count = 0;
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    cudaGetLastError();
+    (void)cudaGetLastError();
     return QRITA_ERR_NO_DEVICE;
   }
   *count = n;
@@ -142,16 +142,16 @@ void qrita_destroy(qrita_ctx* ctx) {
   if (ctx->device >= 0 && cudaSetDevice(ctx->device) == cudaSuccess) {
     for (StagingSlot& s : ctx->slots) {
       if (s.done) {
-        cudaEventSynchronize(s.done);
-        cudaEventDestroy(s.done);
+        (void)cudaEventSynchronize(s.done);
+        (void)cudaEventDestroy(s.done);
       }
-      cudaFreeHost(s.host_k);
-      cudaFreeHost(s.host_p);
-      cudaFree(s.dev_k);
-      cudaFree(s.dev_p);
+      (void)cudaFreeHost(s.host_k);
+      (void)cudaFreeHost(s.host_p);
+      (void)cudaFree(s.dev_k);
+      (void)cudaFree(s.dev_p);
     }
   }
-  cudaGetLastError();
+  (void)cudaGetLastError();
   delete ctx;
 }
 
