@@ -3,6 +3,7 @@ package sampler
 import (
 	"context"
 	"fmt"
+	"math"
 )
 
 // DType is the element type of logits in device memory.
@@ -123,6 +124,8 @@ func checkDevice(b DeviceBatch, rp RowParams) error {
 		return fmt.Errorf("%w: vocab %d above %d", ErrInvalidArgument, b.Vocab, MaxVocab)
 	case stride < b.Vocab:
 		return fmt.Errorf("%w: row stride %d below vocab %d", ErrInvalidArgument, stride, b.Vocab)
+	case b.Batch > math.MaxInt/4/stride:
+		return fmt.Errorf("%w: batch x row stride overflows (%d x %d)", ErrInvalidArgument, b.Batch, stride)
 	case rp.K != nil && rp.KDevice != 0, rp.P != nil && rp.PDevice != 0:
 		return fmt.Errorf("%w: k and p each come from the host or the device, not both", ErrInvalidArgument)
 	case rp.K != nil && len(rp.K) != b.Batch:

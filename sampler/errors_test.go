@@ -175,6 +175,7 @@ func TestDeviceCallsOnCPUSampler(t *testing.T) {
 		{"batch 0", sampler.DeviceBatch{Logits: 0x1000, Vocab: 8}, sampler.RowParams{}},
 		{"vocab too big", sampler.DeviceBatch{Logits: 0x1000, Batch: 1, Vocab: sampler.MaxVocab + 1}, sampler.RowParams{}},
 		{"stride below vocab", sampler.DeviceBatch{Logits: 0x1000, Batch: 2, Vocab: 8, RowStride: 7}, sampler.RowParams{}},
+		{"size overflow", sampler.DeviceBatch{Logits: 0x1000, Batch: 1 << 62, Vocab: 4}, sampler.RowParams{}},
 		{"k twice", ok, sampler.RowParams{K: []int32{1, 1}, KDevice: 0x4000}},
 		{"len(p)", ok, sampler.RowParams{P: []float32{0.5}}},
 		{"NaN p", ok, sampler.RowParams{P: []float32{0.5, float32(math.NaN())}}},

@@ -244,6 +244,7 @@ func TestGPUBadInput(t *testing.T) {
 		"zero batch":     {sampler.DeviceBatch{Logits: dev, Vocab: 32}, sampler.RowParams{}},
 		"bad dtype":      {sampler.DeviceBatch{Logits: dev, DType: 7, Batch: 2, Vocab: 32}, sampler.RowParams{}},
 		"huge vocab":     {sampler.DeviceBatch{Logits: dev, Batch: 1, Vocab: sampler.MaxVocab + 1}, sampler.RowParams{}},
+		"size overflow":  {sampler.DeviceBatch{Logits: dev, Batch: 1 << 62, Vocab: 4}, sampler.RowParams{}},
 		"short k":        {ok, sampler.RowParams{K: []int32{1}}},
 		"k twice":        {ok, sampler.RowParams{K: []int32{1, 1}, KDevice: dev}},
 		"NaN p":          {ok, sampler.RowParams{P: []float32{0.5, float32(math.NaN())}}},
