@@ -61,6 +61,11 @@ struct MassScale {
   }
 };
 
+// Bits of a key, and the index above every real one (a pivot with it keeps
+// every entry of its key).
+constexpr int kKeyBits = 32;
+constexpr uint32_t kAnyIndex = ~0u;
+
 // Pivot in rank order: an entry is at or above the pivot when its key is
 // greater, or equal with an index no greater.
 struct Pivot {
@@ -68,8 +73,8 @@ struct Pivot {
   uint32_t idx;
 };
 
-constexpr Pivot kPivotAll = {kKeyNegInf + 1, 0xffffffffu};  // every keepable entry
-constexpr Pivot kPivotNone = {0xffffffffu, 0u};             // no entry
+constexpr Pivot kPivotAll = {kKeyNegInf + 1, kAnyIndex};  // every keepable entry
+constexpr Pivot kPivotNone = {~0u, 0u};                    // no entry: no key is ~0 (NaN maps to 0)
 
 __device__ __forceinline__ bool at_or_above(uint32_t key, uint32_t idx, Pivot p) {
   return key > p.key || (key == p.key && idx <= p.idx);

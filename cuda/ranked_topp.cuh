@@ -80,7 +80,7 @@ __device__ Cut ranked_top_p(Sh& sh, Pivot floor, float p, MassScale scale, bool 
   }
   __syncthreads();
   const uint32_t cut = sh.choice.digit;
-  const Pivot pv = keep_ties ? clamp_to_floor(Pivot{sh.ranked_key[cut], 0xffffffffu}, floor)
+  const Pivot pv = keep_ties ? clamp_to_floor(Pivot{sh.ranked_key[cut], kAnyIndex}, floor)
                              : Pivot{sh.ranked_key[cut], sh.ranked_idx[cut]};
   __syncthreads();  // choice is reused
   return Cut{pv, cut + 1};

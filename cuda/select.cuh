@@ -119,9 +119,9 @@ template <class Src, class Sh, class Member, class Proj>
 __device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Proj proj,
                                       uint32_t r, uint32_t* count_above, uint32_t* count_equal) {
   uint32_t prefix = 0, above = 0;
-  for (int shift = 32 - kDigitBits; shift >= 0; shift -= kDigitBits) {
+  for (int shift = kKeyBits - kDigitBits; shift >= 0; shift -= kDigitBits) {
     clear_histogram(sh, false);
-    const uint32_t hi = shift + kDigitBits >= 32 ? 0u : (~0u << (shift + kDigitBits));
+    const uint32_t hi = shift + kDigitBits >= kKeyBits ? 0u : (~0u << (shift + kDigitBits));
     src.each([&](uint32_t key, uint32_t idx, float, bool live) {
       const uint32_t v = proj(key, idx);
       const bool hit = live && member(key, idx) && (v & hi) == prefix;
@@ -146,7 +146,7 @@ __device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Pro
 template <class Src, class Sh>
 __device__ Pivot rank_ties(const Src& src, Sh& sh, Pivot floor, uint32_t v, uint32_t need,
                            uint32_t ties, bool keep_ties) {
-  if (keep_ties || need >= ties) return clamp_to_floor(Pivot{v, 0xffffffffu}, floor);
+  if (keep_ties || need >= ties) return clamp_to_floor(Pivot{v, kAnyIndex}, floor);
   uint32_t above, equal;
   const uint32_t inv = radix_select_desc(
       src, sh, [&](uint32_t key, uint32_t idx) { return key == v && at_or_above(key, idx, floor); },
@@ -189,9 +189,9 @@ __device__ Cut select_mass(const Src& src, Sh& sh, Pivot floor, double goal, Mas
                            bool keep_ties) {
   uint32_t prefix = 0, above = 0, ties = 0;
   mass_t mass_above = 0;
-  for (int shift = 32 - kDigitBits; shift >= 0; shift -= kDigitBits) {
+  for (int shift = kKeyBits - kDigitBits; shift >= 0; shift -= kDigitBits) {
     clear_histogram(sh, true);
-    const uint32_t hi = shift + kDigitBits >= 32 ? 0u : (~0u << (shift + kDigitBits));
+    const uint32_t hi = shift + kDigitBits >= kKeyBits ? 0u : (~0u << (shift + kDigitBits));
     src.each([&](uint32_t key, uint32_t idx, float x, bool live) {
       const bool hit = live && at_or_above(key, idx, floor) && (key & hi) == prefix;
       histogram_add<true>(sh, hit, (key >> shift) & (kDigitBins - 1), hit ? scale.of(x) : mass_t(0));
