@@ -7,6 +7,14 @@
 //
 // A Sampler is safe for concurrent use by many goroutines. Close waits for
 // calls in flight and frees every resource; later calls return ErrClosed.
+//
+// On a GPU backend, TopKTopP copies host rows to the device and back. Logits
+// already in device memory go through TopKTopPDevice (mask in place) or
+// TopKTopPIDsDevice (kept ids in rank order): fp32, fp16 or bf16, any row
+// stride, k and p from host slices or device arrays, enqueued on the
+// caller's stream without a host sync. The GPU kernels never allocate
+// memory of vocabulary size, and the same row gives the same bits whatever
+// the batch it travels in.
 package sampler
 
 import (
