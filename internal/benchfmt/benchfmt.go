@@ -14,16 +14,16 @@ import (
 
 // Env describes the run: program, machine, backend and timing protocol.
 type Env struct {
-	Args       []string `json:"args"`
-	GoVersion  string   `json:"go_version"`
-	GOOS       string   `json:"goos"`
-	GOARCH     string   `json:"goarch"`
-	NumCPU     int      `json:"num_cpu"`
-	Backend    string   `json:"backend"`
-	Workers    int      `json:"workers,omitempty"` // CPU backend goroutines
-	Ties       string   `json:"ties"`
-	Protocol   string   `json:"protocol"` // how the times were taken, one line
-	Devices    []Device `json:"devices,omitempty"`
+	Args      []string `json:"args"`
+	GoVersion string   `json:"go_version"`
+	GOOS      string   `json:"goos"`
+	GOARCH    string   `json:"goarch"`
+	NumCPU    int      `json:"num_cpu"`
+	Backend   string   `json:"backend"`
+	Workers   int      `json:"workers,omitempty"` // CPU backend goroutines
+	Ties      string   `json:"ties"`
+	Protocol  string   `json:"protocol"` // how the times were taken, one line
+	Devices   []Device `json:"devices,omitempty"`
 	// NVML is the NVIDIA management library's view (CUDA builds only).
 	NVML *nvmlinfo.Report `json:"nvml,omitempty"`
 }
