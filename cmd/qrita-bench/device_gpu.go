@@ -3,48 +3,158 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
-	"io"
-	"text/tabwriter"
+	"sync"
+	"time"
 
+	"github.com/qrita-project/qrita/internal/benchfmt"
 	"github.com/qrita-project/qrita/internal/gpubench"
 	"github.com/qrita-project/qrita/internal/native"
+	"github.com/qrita-project/qrita/reference"
 	"github.com/qrita-project/qrita/sampler"
 )
 
-// deviceReport times the shape (and with -sweep anchors the peers' anchor
-// shapes) on logits in device memory, against a device-to-device copy of
-// the same bytes; see package gpubench for the protocol.
-func deviceReport(o options, s *sampler.Sampler, out io.Writer) error {
-	nc, err := native.Create(0)
-	if err != nil {
+// gpuWorker is one device: its own sampler and native context. Every
+// native call makes the context's device current, so workers may run in
+// parallel on any OS threads.
+type gpuWorker struct {
+	id      int
+	s       *sampler.Sampler
+	nc      *native.Ctx
+	info    native.Info
+	results []benchfmt.Result
+}
+
+func (w *gpuWorker) open(o options, mode reference.TieMode) error {
+	var err error
+	if w.s, err = sampler.New(sampler.WithBackend(o.backend), sampler.WithDevice(w.id), sampler.WithTieMode(mode)); err != nil {
 		return err
 	}
-	defer nc.Destroy()
-	info, err := nc.Info()
-	if err != nil {
+	if w.nc, err = native.Create(w.id); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "\ndevice: %s (%s, cc %d.%d, %d SMs, %.0f GiB, runtime %d, driver %d)\n", info.Name, native.Vendor,
-		info.CCMajor, info.CCMinor, info.Multiprocessors, float64(info.TotalMemory)/(1<<30), info.RuntimeVersion,
-		info.DriverVersion)
-	fmt.Fprintln(out, "device-memory timing: median of 15 x 20 back-to-back [restore; call], minus the restores")
-	specs := []gpubench.Spec{{Batch: o.batch, Vocab: o.vocab, DType: o.dtype, Dist: o.dist, K: int32(o.k), P: float32(o.p), Seed: o.seed}}
-	if o.sweep == "anchors" {
-		for _, a := range gpubench.AnchorShapes {
-			specs = append(specs, gpubench.Spec{Batch: a.Batch, Vocab: a.Vocab, DType: o.dtype, Dist: o.dist,
-				K: int32(o.k), P: float32(o.p), Seed: o.seed})
+	w.info, err = w.nc.Info()
+	return err
+}
+
+func (w *gpuWorker) close() {
+	if w.nc != nil {
+		w.nc.Destroy()
+	}
+	if w.s != nil {
+		w.s.Close()
+	}
+}
+
+// time runs every case in device memory (package gpubench's protocol).
+func (w *gpuWorker) time(o options, cases []benchCase, prog *progress) error {
+	opts := gpubench.Options{Reps: o.gpuReps, Inner: o.gpuInner}
+	for _, c := range cases {
+		prog.begin(fmt.Sprintf("gpu%d %s", w.id, c))
+		spec := gpubench.Spec{Batch: c.batch, Vocab: c.vocab, DType: c.dtype, Dist: c.dist, K: int32(c.k),
+			P: float32(c.p), Seed: o.seed, Logits: c.logits}
+		r, err := gpubench.Run(w.s, w.nc, spec, opts)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c, err)
+		}
+		w.results = append(w.results, benchfmt.Result{Backend: string(o.backend), Device: w.id, Batch: c.batch,
+			Vocab: c.vocab, K: c.k, P: c.p, Dist: c.distName, DType: c.dtype.String(), Reps: o.gpuReps,
+			CallNs: r.CallUs * 1e3, Floor: benchfmt.FloorCopy, FloorNs: r.CopyUs * 1e3})
+		prog.end()
+	}
+	return nil
+}
+
+// runGPU times the cases on every selected device, one worker each, in
+// parallel; then, with the reference on, times the CPU reference per case
+// and checks each device's fp32 output (host-slice API) against it.
+func runGPU(o options, cases []benchCase, mode reference.TieMode, prog *progress, env *benchfmt.Env) ([]benchfmt.Result, error) {
+	env.NVML = nvmlReport()
+	ids, err := o.devices.resolve(native.DeviceCount())
+	if err != nil {
+		return nil, err
+	}
+	withRef := o.ref.on(len(cases))
+	prog.grow(len(cases) * (len(ids) - 1))
+	if withRef {
+		prog.grow(len(cases))
+	}
+	workers := make([]*gpuWorker, len(ids))
+	errs := make([]error, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		w := &gpuWorker{id: id}
+		workers[i] = w
+		wg.Go(func() {
+			if err := w.open(o, mode); err != nil {
+				errs[i] = fmt.Errorf("device %d: %w", id, err)
+				return
+			}
+			if err := w.time(o, cases, prog); err != nil {
+				errs[i] = fmt.Errorf("device %d: %w", id, err)
+			}
+		})
+	}
+	wg.Wait()
+	defer func() {
+		for _, w := range workers {
+			w.close()
+		}
+	}()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for _, w := range workers {
+		env.Devices = append(env.Devices, benchfmt.Device{Index: w.id, Vendor: native.Vendor, Name: w.info.Name,
+			CCMajor: w.info.CCMajor, CCMinor: w.info.CCMinor, SMs: w.info.Multiprocessors,
+			MemoryBytes: w.info.TotalMemory, RuntimeVersion: w.info.RuntimeVersion, DriverVersion: w.info.DriverVersion})
+	}
+	if withRef {
+		if err := referencePhase(o, cases, mode, workers, prog); err != nil {
+			return nil, err
 		}
 	}
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "batch\tvocab\tdtype\tdist\tk\tp\tcall us\tcopy us\tx copy\trows/s\t")
-	for _, spec := range specs {
-		r, err := gpubench.Run(s, nc, spec, gpubench.Options{Reps: 15, Inner: 20})
+	var results []benchfmt.Result
+	for _, w := range workers {
+		results = append(results, w.results...)
+	}
+	return results, nil
+}
+
+// referencePhase times the CPU reference on each case's logits (as float32)
+// and, for fp32 cases with -verify, runs each device's sampler on the same
+// host logits and compares.
+func referencePhase(o options, cases []benchCase, mode reference.TieMode, workers []*gpuWorker, prog *progress) error {
+	ctx := context.Background()
+	for ci, c := range cases {
+		prog.begin("reference " + c.String())
+		pristine := c.input(o.seed)
+		k, p := c.perRow()
+		logits := make([]float32, len(pristine))
+		restore := func() { copy(logits, pristine) }
+		ref, err := timeCalls(0, o.refReps, restore, func() error {
+			return reference.TopKTopPTies(logits, c.batch, c.vocab, k, p, mode)
+		})
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%g\t%.2f\t%.2f\t%.2f\t%.3g\t\n", spec.Batch, spec.Vocab, spec.DType,
-			spec.Dist, spec.K, spec.P, r.CallUs, r.CopyUs, r.Ratio(), r.RowsPerSec)
+		want := append([]float32(nil), logits...)
+		for _, w := range workers {
+			r := &w.results[ci]
+			r.RefNs = float64(ref / time.Nanosecond)
+			if !o.verify || c.dtype != sampler.Float32 {
+				continue
+			}
+			restore()
+			if err := w.s.TopKTopP(ctx, logits, c.batch, c.vocab, k, p); err != nil {
+				return fmt.Errorf("device %d: %s: %w", w.id, c, err)
+			}
+			v := compareRows(pristine, logits, want, c.batch, c.vocab, k, p, mode)
+			r.Verify = &v
+		}
+		prog.end()
 	}
-	return tw.Flush()
+	return nil
 }

@@ -3,11 +3,19 @@
 package main
 
 import (
-	"io"
+	"errors"
 
+	"github.com/qrita-project/qrita/internal/benchfmt"
+	"github.com/qrita-project/qrita/reference"
 	"github.com/qrita-project/qrita/sampler"
 )
 
-// deviceReport is unreachable without a GPU backend: sampler.New refuses
-// the cuda and hip backends in such builds.
-func deviceReport(options, *sampler.Sampler, io.Writer) error { return nil }
+// runGPU fails in builds without a GPU backend, with sampler.New's reason.
+func runGPU(o options, _ []benchCase, _ reference.TieMode, _ *progress, _ *benchfmt.Env) ([]benchfmt.Result, error) {
+	s, err := sampler.New(sampler.WithBackend(o.backend))
+	if err == nil {
+		s.Close()
+		err = errors.New("no GPU backend in this build")
+	}
+	return nil, err
+}

@@ -4,46 +4,154 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/qrita-project/qrita/internal/testcases"
 	"github.com/qrita-project/qrita/sampler"
 )
 
-// options are the command-line settings of one benchmark run.
+// options are the command-line settings of one benchmark run. The list
+// flags span a sweep: every combination is one case.
 type options struct {
 	backend  sampler.Backend
-	batch    int
-	vocab    int
-	k        int     // 0: top-k off
-	p        float64 // 1: top-p off
-	dist     testcases.Dist
+	batches  []int
+	vocabs   []int
+	ks       []int     // 0: top-k off
+	ps       []float64 // 1: top-p off
+	dists    []testcases.Dist
+	dtypes   []sampler.DType
+	npy      string // real logits instead of -batch, -vocab and -dist
 	seed     uint64
-	reps     int // timed calls of the backend and of the read-once sum
-	warmup   int // untimed calls before them
+	reps     int // CPU: timed calls of the backend and of the read-once sum
+	warmup   int // CPU: untimed calls before them
 	refReps  int // timed calls of the reference (slow on full shapes)
+	ref      refMode
+	gpuReps  int // GPU: timings whose median is taken
+	gpuInner int // GPU: back-to-back calls per timing
 	workers  int // 0: GOMAXPROCS
 	keepTies bool
 	verify   bool
-	dtype    sampler.DType // GPU backends: element type of the device-memory timing
-	sweep    string        // GPU backends: "" (the one shape) or "anchors"
+	sweep    string // "" (the -batch x -vocab grid) or "anchors"
+	devices  devices
+	format   string
+	plot     string
+	progress bool
 }
 
-const usageHead = `qrita-bench times exact Top-k/Top-p truncation of a batch of logits.
+type vocabPreset struct {
+	name  string
+	vocab int
+	model string
+}
 
-It generates [batch][vocab] logits (seeded, so every run sees the same
-data), then times a read-once sum of the logits (the floor for anything
-that reads them once), the reference oracle and the chosen backend, each
-call on a fresh copy of the logits. It prints per implementation the median
-time per call, rows per second, the ratio to the read-once time and the
-speedup over the reference, and checks that the backend's output equals
-the reference's (rows whose top-p cut is ambiguous within 1e-6 may differ).
+// vocabPresets name the vocabularies of the paper's models.
+var vocabPresets = []vocabPreset{
+	{"llama3", 128256, "Llama 3 / 3.1 / 3.2"},
+	{"qwen", 151936, "Qwen 2.5 / Qwen 3"},
+	{"gpt-oss", 201088, "gpt-oss (o200k_harmony)"},
+	{"qwen3.5", 248320, "Qwen 3.5"},
+	{"gemma3", 262208, "Gemma 3"},
+}
 
-With -backend cuda or hip (a build with -tags cuda or -tags hip) the
-backend is timed on host slices as above and then on logits in device
-memory against a device-to-device copy of the same bytes, the floor for
-an in-place mask (-dtype picks the element type; -sweep anchors adds the
-shapes of the peers' H200 anchor table).
+// refMode is -ref: auto (the reference runs when the sweep has one case),
+// true or false. It is a boolean flag: -ref alone means true.
+type refMode string
+
+func (r *refMode) String() string   { return string(*r) }
+func (r *refMode) IsBoolFlag() bool { return true }
+func (r *refMode) Set(s string) error {
+	switch s {
+	case "auto":
+		*r = "auto"
+		return nil
+	}
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("want auto, true or false")
+	}
+	*r = refMode(strconv.FormatBool(b))
+	return nil
+}
+
+// on says whether the reference runs for a sweep of n cases.
+func (r refMode) on(n int) bool { return r == "true" || (r == "auto" && n == 1) }
+
+// devices is -devices: all, or a list of GPU ordinals.
+type devices struct {
+	all bool
+	ids []int
+}
+
+func parseDevices(s string) (devices, error) {
+	if strings.TrimSpace(s) == "all" {
+		return devices{all: true}, nil
+	}
+	ids, err := parseInts(s, 0, 1<<16)
+	if err != nil {
+		return devices{}, fmt.Errorf("-devices: %w (want all or a list such as 0,1)", err)
+	}
+	for i, id := range ids {
+		if slices.Contains(ids[:i], id) {
+			return devices{}, fmt.Errorf("-devices: %d listed twice", id)
+		}
+	}
+	return devices{ids: ids}, nil
+}
+
+// resolve turns the selection into ordinals, given the visible count.
+func (d devices) resolve(count int) ([]int, error) {
+	if d.all {
+		if count == 0 {
+			return nil, fmt.Errorf("-devices all: no device visible")
+		}
+		ids := make([]int, count)
+		for i := range ids {
+			ids[i] = i
+		}
+		return ids, nil
+	}
+	for _, id := range d.ids {
+		if id >= count {
+			return nil, fmt.Errorf("-devices: device %d does not exist (%d visible)", id, count)
+		}
+	}
+	return d.ids, nil
+}
+
+const usageHead = `qrita-bench times exact Top-k/Top-p truncation of batches of logits.
+
+Every combination of -batch, -vocab, -k, -p, -dist and -dtype is one case
+(the list flags take comma-separated values). Logits are generated from a
+seed, so every run sees the same data, or loaded with -npy from a file.
+
+CPU backend (default): per case the median of -reps calls, each on a fresh
+copy of the logits, against a parallel read-once sum of the logits (the
+floor for anything that reads them once). The reference oracle is timed
+and the backend's output checked against it when -ref is on (by default
+only when the sweep has a single case: the reference sorts every row and
+is slow). The CPU works on float32: -dtype other than fp32 needs a GPU.
+
+GPU backends (-backend cuda or hip, a build with -tags cuda or -tags hip):
+logits, k and p in device memory; per case the median over -gpu-reps
+timings (device events) of -gpu-inner back-to-back [restore; call] pairs
+minus the restores alone, against a device-to-device copy of the same
+bytes (the floor of an in-place mask). The input was just written, so
+shapes under the L2 size read it from L2, as in the peers' anchor runs.
+Each device of -devices gets its own worker, sampler and context, in
+parallel. With -ref the CPU reference is timed on the same logits and the
+GPU backend's fp32 output (host-slice API) checked against it.
+
+Columns: time per call, rows per second, the floor and the ratio to it,
+the reference time and the speedup over it, the verification. Not
+measured yet (they need new kernels or counters): a sort-based GPU
+baseline, the sigma-truncation hit rate and candidate counts, ablations,
+extra device memory (none is allocated per call: see PERFLOG.md).
+
+Vocab presets: llama3=128256, qwen=151936, gpt-oss=201088, qwen3.5=248320,
+gemma3=262208, paper=all five.
 
 Usage: qrita-bench [flags]
 
@@ -52,24 +160,32 @@ Flags:
 
 // parseOptions parses args (without the program name). Help goes to out.
 func parseOptions(args []string, out io.Writer) (options, error) {
-	o := options{}
+	o := options{ref: "auto"}
 	fs := flag.NewFlagSet("qrita-bench", flag.ContinueOnError)
 	fs.SetOutput(out)
 	backend := fs.String("backend", "cpu", "backend to time: cpu, cuda or hip (cuda and hip need a build with -tags cuda or -tags hip)")
-	fs.IntVar(&o.batch, "batch", 64, "rows per call")
-	fs.IntVar(&o.vocab, "vocab", 128256, "logits per row")
-	fs.IntVar(&o.k, "k", 50, "top-k of every row; 0 disables top-k")
-	fs.Float64Var(&o.p, "p", 0.9, "top-p of every row; 1 disables top-p")
-	dist := fs.String("dist", testcases.LLMLike.String(), "distribution of the logits: "+strings.Join(distNames(), ", "))
+	batch := fs.String("batch", "64", "rows per call, a comma list (e.g. 1,8,64,256,1024)")
+	vocab := fs.String("vocab", "128256", "logits per row, a comma list of numbers and presets (llama3, qwen, gpt-oss, qwen3.5, gemma3, paper)")
+	k := fs.String("k", "50", "top-k of every row, a comma list; 0 disables top-k")
+	p := fs.String("p", "0.9", "top-p of every row, a comma list; 1 disables top-p")
+	dist := fs.String("dist", testcases.LLMLike.String(), "distributions of the logits, a comma list: "+strings.Join(distNames(), ", "))
+	dtype := fs.String("dtype", "fp32", "element types, a comma list of fp32, fp16, bf16 (fp16 and bf16: GPU backends only)")
+	fs.StringVar(&o.npy, "npy", "", "load the logits from a .npy file: a float32 or float16 C-order array [batch, vocab] (replaces -batch, -vocab and -dist)")
+	fs.StringVar(&o.sweep, "sweep", "", "\"anchors\": the (batch, vocab) pairs of the peers' H200 anchor table instead of the -batch x -vocab grid")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated logits")
-	fs.IntVar(&o.reps, "reps", 20, "timed calls of the backend and of the read-once sum")
-	fs.IntVar(&o.warmup, "warmup", 2, "untimed calls before the timed ones")
+	fs.IntVar(&o.reps, "reps", 20, "CPU: timed calls of the backend and of the read-once sum per case")
+	fs.IntVar(&o.warmup, "warmup", 2, "CPU: untimed calls before the timed ones")
+	fs.Var(&o.ref, "ref", "time the CPU reference and verify against it: auto (only for a single case), true or false")
 	fs.IntVar(&o.refReps, "ref-reps", 3, "timed calls of the reference, which sorts every row and is slow")
+	fs.IntVar(&o.gpuReps, "gpu-reps", 15, "GPU: timings per case whose median is taken")
+	fs.IntVar(&o.gpuInner, "gpu-inner", 20, "GPU: back-to-back calls per timing")
+	devs := fs.String("devices", "0", "GPU backends: device ordinals, a comma list, or all; one worker per device")
 	fs.IntVar(&o.workers, "workers", 0, "goroutines of the CPU backend and the read-once sum; 0 means GOMAXPROCS")
 	fs.BoolVar(&o.keepTies, "keep-ties", false, "KeepTies tie mode instead of Exact")
-	fs.BoolVar(&o.verify, "verify", true, "compare the backend's output with the reference's")
-	dtype := fs.String("dtype", "fp32", "GPU backends: element type of the logits in device memory (fp32, fp16, bf16)")
-	fs.StringVar(&o.sweep, "sweep", "", "GPU backends: \"anchors\" also times the peers' H200 anchor shapes in device memory")
+	fs.BoolVar(&o.verify, "verify", true, "compare the backend's output with the reference's (when the reference runs)")
+	fs.StringVar(&o.format, "format", "table", "output on stdout: table, bench (Go benchmark lines for benchstat) or json")
+	fs.StringVar(&o.plot, "plot", "", "also write an SVG plot of rows/s against batch, one line per vocab, to this file")
+	fs.BoolVar(&o.progress, "progress", true, "show a progress bar on stderr (only when stderr is a terminal)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usageHead)
 		fs.PrintDefaults()
@@ -80,32 +196,150 @@ func parseOptions(args []string, out io.Writer) (options, error) {
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments: %q", fs.Args())
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	var err error
 	o.backend = sampler.Backend(*backend)
-	d, err := parseDist(*dist)
-	if err != nil {
+	switch o.backend {
+	case sampler.BackendCPU, sampler.BackendCUDA, sampler.BackendHIP:
+	default:
+		return o, fmt.Errorf("unknown -backend %q (cpu, cuda or hip)", *backend)
+	}
+	if o.batches, err = parseInts(*batch, 1, math.MaxInt32); err != nil {
+		return o, fmt.Errorf("-batch: %w", err)
+	}
+	if o.vocabs, err = parseVocabs(*vocab); err != nil {
+		return o, fmt.Errorf("-vocab: %w", err)
+	}
+	if o.ks, err = parseInts(*k, 0, math.MaxInt32); err != nil {
+		return o, fmt.Errorf("-k: %w", err)
+	}
+	if o.ps, err = parseFloats(*p); err != nil {
+		return o, fmt.Errorf("-p: %w", err)
+	}
+	if o.dists, err = parseList(*dist, parseDist); err != nil {
 		return o, err
 	}
-	o.dist = d
-	if o.dtype, err = parseDType(*dtype); err != nil {
+	if o.dtypes, err = parseList(*dtype, parseDType); err != nil {
 		return o, err
+	}
+	if o.devices, err = parseDevices(*devs); err != nil {
+		return o, err
+	}
+	if o.npy != "" {
+		for _, name := range []string{"batch", "vocab", "dist", "sweep"} {
+			if set[name] {
+				return o, fmt.Errorf("-npy replaces -%s: the file gives the shape and the values", name)
+			}
+		}
+	}
+	if o.backend == sampler.BackendCPU {
+		if set["devices"] {
+			return o, fmt.Errorf("-devices needs a GPU backend (-backend cuda or hip)")
+		}
+		for _, d := range o.dtypes {
+			if d != sampler.Float32 {
+				return o, fmt.Errorf("-dtype %s needs a GPU backend: the CPU backend works on float32", d)
+			}
+		}
 	}
 	return o, o.check()
 }
 
 func (o options) check() error {
 	switch {
-	case o.batch <= 0 || o.vocab <= 0:
-		return fmt.Errorf("-batch and -vocab must be positive")
-	case o.reps <= 0 || o.refReps <= 0:
-		return fmt.Errorf("-reps and -ref-reps must be positive")
+	case o.reps <= 0 || o.refReps <= 0 || o.gpuReps <= 0 || o.gpuInner <= 0:
+		return fmt.Errorf("-reps, -ref-reps, -gpu-reps and -gpu-inner must be positive")
 	case o.warmup < 0 || o.workers < 0:
 		return fmt.Errorf("-warmup and -workers must not be negative")
-	case o.p != o.p:
-		return fmt.Errorf("-p must not be NaN")
 	case o.sweep != "" && o.sweep != "anchors":
 		return fmt.Errorf("unknown -sweep %q (only \"anchors\")", o.sweep)
+	case o.format != "table" && o.format != "bench" && o.format != "json":
+		return fmt.Errorf("unknown -format %q (table, bench or json)", o.format)
+	case o.plot != "" && !strings.HasSuffix(strings.ToLower(o.plot), ".svg"):
+		return fmt.Errorf("-plot %q: only SVG output (a name ending in .svg)", o.plot)
 	}
 	return nil
+}
+
+// fields splits a comma list, dropping empty items.
+func fields(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
+	var out []T
+	for _, f := range fields(s) {
+		v, err := parse(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("empty list %q", s)
+	}
+	return out, nil
+}
+
+func parseInts(s string, lo, hi int) ([]int, error) {
+	return parseList(s, func(f string) (int, error) {
+		v, err := strconv.Atoi(f)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not an integer", f)
+		}
+		if v < lo || v > hi {
+			return 0, fmt.Errorf("%d is out of range [%d, %d]", v, lo, hi)
+		}
+		return v, nil
+	})
+}
+
+func parseFloats(s string) ([]float64, error) {
+	return parseList(s, func(f string) (float64, error) {
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil || v != v {
+			return 0, fmt.Errorf("%q is not a number", f)
+		}
+		return v, nil
+	})
+}
+
+// parseVocabs reads numbers and presets; "paper" stands for every preset.
+func parseVocabs(s string) ([]int, error) {
+	var out []int
+	for _, f := range fields(s) {
+		if f == "paper" {
+			for _, p := range vocabPresets {
+				out = append(out, p.vocab)
+			}
+			continue
+		}
+		i := slices.IndexFunc(vocabPresets, func(p vocabPreset) bool { return p.name == f })
+		if i >= 0 {
+			out = append(out, vocabPresets[i].vocab)
+			continue
+		}
+		v, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is neither a number nor a preset (llama3, qwen, gpt-oss, qwen3.5, gemma3, paper)", f)
+		}
+		if v <= 0 || v > math.MaxInt32 {
+			return nil, fmt.Errorf("%d is out of range", v)
+		}
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("empty list %q", s)
+	}
+	return out, nil
 }
 
 // parseDist maps a distribution name (as testcases prints it) to its value.

@@ -1,11 +1,11 @@
-// Command qrita-bench times exact Top-k/Top-p truncation on one shape:
-// the chosen backend against the reference oracle and a read-once sum of
-// the logits, and checks the backend's output against the reference.
-// Run qrita-bench -h for the flags.
+// Command qrita-bench times exact Top-k/Top-p truncation over a sweep of
+// shapes, settings and logit distributions, on the CPU backend or on GPUs,
+// against the memory floor and the reference oracle. It prints a table,
+// Go benchmark lines or JSON, and can plot throughput against batch.
+// Run qrita-bench -h for the flags; docs/qrita-bench.md has examples.
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,7 +13,7 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/qrita-project/qrita/internal/testcases"
+	"github.com/qrita-project/qrita/internal/benchfmt"
 	"github.com/qrita-project/qrita/reference"
 	"github.com/qrita-project/qrita/sampler"
 )
@@ -24,7 +24,7 @@ func main() {
 		return
 	}
 	if err == nil {
-		err = run(o, os.Stdout)
+		err = run(o, os.Args[1:], os.Stdout, os.Stderr)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "qrita-bench:", err)
@@ -32,9 +32,13 @@ func main() {
 	}
 }
 
-// run generates the logits, times the three implementations, prints the
-// table and the verification, and fails if a row mismatches.
-func run(o options, out io.Writer) error {
+// run builds the sweep, times it on the chosen backend, writes the results
+// in the chosen format (and the plot), and fails if a row mismatches.
+func run(o options, args []string, out, errw io.Writer) error {
+	cases, err := buildCases(o)
+	if err != nil {
+		return err
+	}
 	workers := o.workers
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -43,75 +47,81 @@ func run(o options, out io.Writer) error {
 	if o.keepTies {
 		mode = reference.KeepTies
 	}
-	pristine := testcases.Logits(o.batch, o.vocab, o.dist, o.seed)
-	k, p := perRow(o)
-	if err := reference.CheckArgs(len(pristine), o.batch, o.vocab, k, p); err != nil {
-		return err
+	env := benchfmt.Env{Args: append([]string{}, args...), GoVersion: runtime.Version(), GOOS: runtime.GOOS,
+		GOARCH: runtime.GOARCH, NumCPU: runtime.NumCPU(), Backend: string(o.backend), Ties: mode.String()}
+	prog := newProgress(errw, o.progress, len(cases))
+	var results []benchfmt.Result
+	if o.backend == sampler.BackendCPU {
+		env.Workers = workers
+		env.Protocol = fmt.Sprintf("median of %d calls after %d warm-up, each on a fresh copy of the logits; "+
+			"floor: parallel read-once sum of the logits", o.reps, o.warmup)
+		results, err = runCPU(o, cases, workers, mode, prog)
+	} else {
+		env.Protocol = fmt.Sprintf("device events; per case the median over %d timings of %d back-to-back "+
+			"[restore; call] minus %d restores alone; floor: device-to-device copy of the same bytes; "+
+			"input just written (L2-resident below the L2 size)", o.gpuReps, o.gpuInner, o.gpuInner)
+		results, err = runGPU(o, cases, mode, prog, &env)
 	}
-	s, err := sampler.New(sampler.WithBackend(o.backend), sampler.WithWorkers(workers), sampler.WithTieMode(mode))
+	prog.finish()
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-
-	logits := make([]float32, len(pristine))
-	restore := func() { copy(logits, pristine) }
-	floor, err := timeCalls(o.warmup, o.reps, restore, func() error {
-		readOnce(logits, o.batch, o.vocab, workers)
-		return nil
-	})
-	if err != nil {
+	if o.ref.on(len(cases)) {
+		env.Protocol += fmt.Sprintf("; reference: median of %d calls on the CPU", o.refReps)
+	}
+	if err := render(out, o.format, env, results); err != nil {
 		return err
 	}
-	ctx := context.Background()
-	got := make([]float32, len(pristine))
-	backend, err := timeCalls(o.warmup, o.reps, restore, func() error {
-		return s.TopKTopP(ctx, logits, o.batch, o.vocab, k, p)
-	})
-	if err != nil {
-		return err
-	}
-	copy(got, logits)
-	ref, err := timeCalls(0, o.refReps, restore, func() error {
-		return reference.TopKTopPTies(logits, o.batch, o.vocab, k, p, mode)
-	})
-	if err != nil {
-		return err
-	}
-	want := logits
-
-	fmt.Fprintf(out, "shape: batch %d, vocab %d, k %d, p %g, dist %v, %v ties, %d workers, %s backend\n",
-		o.batch, o.vocab, o.k, o.p, o.dist, mode, workers, o.backend)
-	fmt.Fprintf(out, "median of %d calls (reference: %d), each on a fresh copy of the logits\n\n", o.reps, o.refReps)
-	results := []result{{"read-once sum", floor}, {"reference", ref}, {string(o.backend), backend}}
-	if err := printTable(out, o.batch, results, floor, ref); err != nil {
-		return err
-	}
-	if !o.verify {
-		if o.backend != sampler.BackendCPU {
-			return deviceReport(o, s, out)
+	if o.plot != "" {
+		if err := writePlot(o.plot, env, results); err != nil {
+			return err
 		}
-		return nil
 	}
-	v := compareRows(pristine, got, want, o.batch, o.vocab, k, p, mode)
-	fmt.Fprintf(out, "\nverify %s against reference: %d rows, %d mismatched, %d ambiguous (allowed)\n",
-		o.backend, v.rows, v.mismatched, v.ambiguous)
-	if v.mismatched > 0 {
-		return fmt.Errorf("%d rows differ from the reference", v.mismatched)
-	}
-	if o.backend != sampler.BackendCPU {
-		return deviceReport(o, s, out)
-	}
-	return nil
+	return verdict(out, o.format, results)
 }
 
-// perRow expands -k and -p to one value per row.
-func perRow(o options) ([]int32, []float32) {
-	k := make([]int32, o.batch)
-	p := make([]float32, o.batch)
-	for i := range k {
-		k[i] = int32(min(max(o.k, 0), 1<<31-1))
-		p[i] = float32(o.p)
+func render(w io.Writer, format string, env benchfmt.Env, results []benchfmt.Result) error {
+	switch format {
+	case "bench":
+		return benchfmt.Bench(w, env, results)
+	case "json":
+		return benchfmt.JSON(w, env, results)
 	}
-	return k, p
+	return benchfmt.Table(w, env, results)
+}
+
+func writePlot(path string, env benchfmt.Env, results []benchfmt.Result) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	title := fmt.Sprintf("qrita-bench: %s backend, rows/s against batch", env.Backend)
+	if err := benchfmt.SVG(f, title, results); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// verdict sums the verifications (a line after a table) and fails if a
+// row differs from the reference.
+func verdict(w io.Writer, format string, results []benchfmt.Result) error {
+	var checked int
+	var v benchfmt.Verify
+	for _, r := range results {
+		if r.Verify != nil {
+			checked++
+			v.Rows += r.Verify.Rows
+			v.Mismatched += r.Verify.Mismatched
+			v.Ambiguous += r.Verify.Ambiguous
+		}
+	}
+	if checked > 0 && format == "table" {
+		fmt.Fprintf(w, "\nverify against the reference: %d case(s), %d rows, %d mismatched, %d ambiguous (allowed)\n",
+			checked, v.Rows, v.Mismatched, v.Ambiguous)
+	}
+	if v.Mismatched > 0 {
+		return fmt.Errorf("%d rows differ from the reference", v.Mismatched)
+	}
+	return nil
 }

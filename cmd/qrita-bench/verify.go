@@ -3,29 +3,25 @@ package main
 import (
 	"math"
 
+	"github.com/qrita-project/qrita/internal/benchfmt"
 	"github.com/qrita-project/qrita/internal/testcases"
 	"github.com/qrita-project/qrita/reference"
 )
-
-// verdict counts how the backend's rows compare with the reference's.
-type verdict struct {
-	rows, mismatched, ambiguous int
-}
 
 // compareRows checks got (the backend's output) against want (the
 // reference's), both truncated from orig. Rows that differ are explained
 // with the reference: a difference is allowed only where the top-p cut is
 // ambiguous (see reference.Row.Ambiguous).
-func compareRows(orig, got, want []float32, batch, vocab int, k []int32, p []float32, mode reference.TieMode) verdict {
-	v := verdict{rows: batch}
+func compareRows(orig, got, want []float32, batch, vocab int, k []int32, p []float32, mode reference.TieMode) benchfmt.Verify {
+	v := benchfmt.Verify{Rows: batch}
 	for i := range batch {
 		lo, hi := i*vocab, (i+1)*vocab
 		if sameBits(got[lo:hi], want[lo:hi]) {
 			continue
 		}
 		bad, ambiguous := testcases.Diff(orig[lo:hi], got[lo:hi], 1, vocab, k[i:i+1], p[i:i+1], mode)
-		v.mismatched += len(bad)
-		v.ambiguous += ambiguous
+		v.Mismatched += len(bad)
+		v.Ambiguous += ambiguous
 	}
 	return v
 }

@@ -22,6 +22,9 @@ type Spec struct {
 	P            float32 // 1: top-p off
 	IDs          bool    // the compact id output instead of the mask
 	Seed         uint64
+	// Logits, when not nil, are the [Batch][Vocab] input (e.g. real
+	// logits from a file) instead of ones drawn from Dist.
+	Logits []float32
 }
 
 func (s Spec) String() string {
@@ -189,7 +192,12 @@ func Run(s *sampler.Sampler, nc *native.Ctx, spec Spec, o Options) (Result, erro
 
 // upload fills dst with the case's logits in its dtype.
 func upload(nc *native.Ctx, dst uintptr, spec Spec) error {
-	logits := testcases.Logits(spec.Batch, spec.Vocab, spec.Dist, spec.Seed)
+	logits := spec.Logits
+	if logits == nil {
+		logits = testcases.Logits(spec.Batch, spec.Vocab, spec.Dist, spec.Seed)
+	} else if len(logits) != spec.Batch*spec.Vocab {
+		return fmt.Errorf("gpubench: %d logits for %d x %d", len(logits), spec.Batch, spec.Vocab)
+	}
 	if spec.DType == sampler.Float32 {
 		return native.CopyToDevice(nc, dst, logits)
 	}
