@@ -38,25 +38,41 @@ func (s *cpuScratch) selectTopK(cands []uint64, k int, ties TieMode) []uint64 {
 		take = len(cands)
 	}
 	s.topK = grow(s.topK, len(cands))
-	return keepAboveAndTies(cands, key, take, s.topK)
+	return keepAboveAndTies(cands, key, above, take, s.topK)
 }
 
 // keepAboveAndTies copies into out (as long as set) the tokens of set
 // whose key is above key and the first take tokens (in index order) equal
-// to it, and returns them. Branch-free, as on the exact path the set is
-// the whole row: every token is written and the count advances past the
-// kept ones.
-func keepAboveAndTies(set []uint64, key uint32, take int, out []uint64) []uint64 {
-	n := 0
+// to it, and returns them. above is how many keys exceed key.
+func keepAboveAndTies(set []uint64, key uint32, above, take int, out []uint64) []uint64 {
+	if above+take <= len(set)/sparseKeepDivisor {
+		// Few kept: the keep branch is rarely taken, so well predicted.
+		out = out[:0]
+		for _, c := range set {
+			if ck := candidateKey(c); ck > key || (ck == key && take > 0) {
+				if ck == key {
+					take--
+				}
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	// Many kept, at unpredictable places: every token is written and the
+	// count advances past the kept ones, without a branch.
+	n, tied := 0, 0 // tied counts the ties so far: a 1-cycle dependency chain
 	for _, c := range set {
 		ck := candidateKey(c)
-		tie := isTrue(ck == key) & isTrue(take > 0)
-		take -= tie
+		tied += isTrue(ck == key)
 		out[n] = c
-		n += isTrue(ck > key) | tie
+		n += isTrue(ck > key) | (isTrue(ck == key) & isTrue(tied <= take))
 	}
 	return out[:n]
 }
+
+// sparseKeepDivisor: when at most 1/sparseKeepDivisor of a set is kept,
+// keepAboveAndTies branches instead of writing every token.
+const sparseKeepDivisor = 8
 
 // isTrue is 1 for true and 0 for false, compiled without a branch.
 func isTrue(b bool) int {

@@ -132,14 +132,15 @@ func (s *cpuScratch) cutByMass(set []uint64, p float64, ties TieMode, top float6
 	if total < target {
 		return set, outside == nil
 	}
-	// above is the mass of the tokens ranked above the current set.
-	above := 0.0
+	// above and aboveN are the mass and number of the tokens ranked above
+	// the current set.
+	above, aboveN := 0.0, 0
 	cur, curM := set, mass
 	lo, hi := keyRange(cur)
 	for {
 		shift := firstDifferingShift(lo, hi)
 		if shift < 0 {
-			return s.keepByMass(set, lo, len(cur), curM[0], above, target, ties), true
+			return s.keepByMass(set, lo, aboveN, len(cur), curM[0], above, target, ties), true
 		}
 		var count [radixBuckets]int
 		var sum [radixBuckets]float64
@@ -150,26 +151,28 @@ func (s *cpuScratch) cutByMass(set []uint64, p float64, ties TieMode, top float6
 				break
 			}
 			above += sum[d]
+			aboveN += count[d]
 		}
 		// Sums in a different order may round short of target: then the
 		// lowest non-empty bucket takes the cut.
 		for count[d] == 0 && d < radixBuckets-1 {
 			d++
 			above -= sum[d]
+			aboveN -= count[d]
 		}
 		cur, curM, lo, hi = s.narrowWithMass(cur, curM, digitPrefix(hi, shift, d), shift)
 	}
 }
 
-// keepByMass keeps every token of set above key, then tokens equal to key
-// in index order until the mass from the top reaches target (all of them
-// in KeepTies mode).
-func (s *cpuScratch) keepByMass(set []uint64, key uint32, tied int, each, above, target float64, ties TieMode) []uint64 {
+// keepByMass keeps the aboveN tokens of set above key, then the tied
+// tokens equal to key in index order until the mass from the top reaches
+// target (all of them in KeepTies mode).
+func (s *cpuScratch) keepByMass(set []uint64, key uint32, aboveN, tied int, each, above, target float64, ties TieMode) []uint64 {
 	take := tied
 	if ties == Exact && each > 0 {
 		need := math.Ceil((target - above) / each)
 		take = int(min(max(need, 1), float64(tied)))
 	}
 	s.cut = grow(s.cut, len(set))
-	return keepAboveAndTies(set, key, take, s.cut)
+	return keepAboveAndTies(set, key, aboveN, take, s.cut)
 }
