@@ -13,15 +13,15 @@ import (
 // elapsed time and the case at hand. A nil or disabled progress does
 // nothing; its methods may be called from several goroutines.
 type progress struct {
-	mu     sync.Mutex
-	w      io.Writer
-	on     bool
-	total  int
-	done   int
-	start  time.Time
-	now    func() time.Time
-	drawn  bool
-	width  int // of the bar, in cells
+	mu    sync.Mutex
+	w     io.Writer
+	on    bool
+	total int
+	done  int
+	start time.Time
+	now   func() time.Time
+	drawn bool
+	width int // of the bar, in cells
 }
 
 // newProgress returns a bar on w when enabled and w is a terminal.
