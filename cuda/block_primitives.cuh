@@ -37,6 +37,17 @@ __device__ T block_sum(T v, T* scratch) {
   return warp_sum(w);
 }
 
+// Reserves one slot of a shared-memory list for every lane whose pred
+// holds, with one atomic per warp. The slot is meaningful where pred holds.
+__device__ __forceinline__ uint32_t warp_reserve(bool pred, uint32_t* counter) {
+  const lane_mask_t m = warp_ballot(pred);
+  if (m == 0) return 0;
+  const int leader = lowest_lane(m);
+  uint32_t base = 0;
+  if (lane_id() == leader) base = atomicAdd(counter, static_cast<uint32_t>(popcount(m)));
+  return warp_shfl(base, leader) + popcount(m & lanes_below());
+}
+
 constexpr int kDigitBits = 8;
 constexpr int kDigitBins = 1 << kDigitBits;
 

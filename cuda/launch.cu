@@ -9,7 +9,8 @@ using ManyRows = BlockShape<TruncatePolicy, TruncatePolicy::kManyRowsThreads, Tr
 
 template <class Shape, class E>
 cudaError_t launch_shape(const TruncateParams& prm, int64_t grid, cudaStream_t stream) {
-  truncate_rows_kernel<Shape, E><<<static_cast<unsigned>(grid), Shape::kBlockThreads, 0, stream>>>(prm);
+  truncate_rows_kernel<Shape, E>
+      <<<static_cast<unsigned>(grid), Shape::kBlockThreads, sizeof(TruncateShared<Shape>), stream>>>(prm);
   return cudaGetLastError();
 }
 
@@ -23,11 +24,11 @@ cudaError_t launch_typed(const TruncateParams& prm, const LaunchLimits& lim, cud
 template <class E>
 cudaError_t occupancy_typed(int multiprocessors, LaunchLimits* lim) {
   int few = 0, many = 0;
-  cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&few, truncate_rows_kernel<FewRows, E>,
-                                                                FewRows::kBlockThreads, 0);
+  cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &few, truncate_rows_kernel<FewRows, E>, FewRows::kBlockThreads, sizeof(TruncateShared<FewRows>));
   if (e != cudaSuccess) return e;
   e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&many, truncate_rows_kernel<ManyRows, E>,
-                                                    ManyRows::kBlockThreads, 0);
+                                                    ManyRows::kBlockThreads, sizeof(TruncateShared<ManyRows>));
   if (e != cudaSuccess) return e;
   lim->multiprocessors = multiprocessors;
   lim->many_rows_grid = (few > 0 && many > 0) ? int64_t(many) * multiprocessors : 0;

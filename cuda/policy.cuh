@@ -1,29 +1,20 @@
-// Tunables of the truncation kernel, as one constexpr policy. HIP builds
-// take hip/tuning_gfx950.h's policy instead.
+// Tunables of the truncation kernel, as constexpr policies: the algorithm's
+// constants, shared by every GPU, and each vendor's launch shapes (HIP
+// builds take hip/tuning_gfx950.h's).
 #pragma once
 
 #include "compat.cuh"
 
 namespace qrita {
 
-struct TruncatePolicyCUDA {
-  // One CTA per row, persistent over rows. Batches no larger than the
-  // multiprocessor count get one wide block per SM; larger batches two
-  // narrower ones (both cap registers at 64 a thread). Every decision of
-  // the algorithm depends on the row alone, never on the block size, so
-  // results are batch invariant.
-  static constexpr int kFewRowsThreads = 1024;
-  static constexpr int kFewRowsBlocksPerSM = 1;
-  static constexpr int kManyRowsThreads = 512;
-  static constexpr int kManyRowsBlocksPerSM = 2;
-  // 16-byte vectors each thread keeps in flight per loop trip.
-  static constexpr int kLoadsInFlight = 4;
+struct TruncateAlgorithmPolicy {
   // Candidate buffer (shared memory), in entries of (bits, index).
   static constexpr int kCandidateCapacity = 4096;
   // Rows this short are gathered whole: no sampling needed.
   static constexpr int kGatherWholeRowBelow = kCandidateCapacity;
-  // Strided sample for the mean and deviation of the row (read by one
-  // warp, so the statistics do not depend on the block size).
+  // Strided sample for the mean and deviation of the row (summed by one
+  // warp in a fixed order, so the statistics do not depend on the block
+  // size).
   static constexpr int kSampleSize = 1024;
   // Top-p over at most this many top-k survivors ranks them directly
   // (quadratic, but a few syncs) instead of the four-step mass search.
@@ -35,6 +26,20 @@ struct TruncatePolicyCUDA {
   static constexpr int kMaxTargetDivisor = 4;
   // The threshold moves this many deviations down for safety.
   static constexpr float kSigmaMargin = 0.25f;
+};
+
+// One CTA per row, persistent over rows. Batches no larger than the
+// multiprocessor count get one wide block per SM; larger batches two
+// narrower ones (both cap registers at 64 a thread). Every decision of the
+// algorithm depends on the row alone, never on the block size, so results
+// are batch invariant.
+struct TruncatePolicyCUDA : TruncateAlgorithmPolicy {
+  static constexpr int kFewRowsThreads = 1024;
+  static constexpr int kFewRowsBlocksPerSM = 1;
+  static constexpr int kManyRowsThreads = 512;
+  static constexpr int kManyRowsBlocksPerSM = 2;
+  // 16-byte vectors each thread keeps in flight per loop trip.
+  static constexpr int kLoadsInFlight = 4;
 };
 
 #if !QRITA_HIP

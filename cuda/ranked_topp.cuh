@@ -29,12 +29,7 @@ __device__ Cut ranked_top_p(Sh& sh, Pivot floor, float p, MassScale scale, bool 
       idx = sh.cand_idx[i];
       pred = at_or_above(key, idx, floor);
     }
-    const lane_mask_t m = warp_ballot(pred);
-    if (m == 0) continue;
-    const int leader = lowest_lane(m);
-    uint32_t at = 0;
-    if (lane_id() == leader) at = atomicAdd(&sh.surv_count, static_cast<uint32_t>(popcount(m)));
-    at = warp_shfl(at, leader) + popcount(m & lanes_below());
+    const uint32_t at = warp_reserve(pred, &sh.surv_count);
     if (pred && at < static_cast<uint32_t>(kRanked)) {
       sh.surv_key[at] = key;
       sh.surv_idx[at] = idx;

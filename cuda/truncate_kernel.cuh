@@ -92,20 +92,13 @@ __device__ uint32_t sigma_threshold(const typename E::bits_t* row, uint32_t n, u
 }
 
 // Appends this lane's entry when pred holds; one shared atomic per warp.
+// Entries past the capacity are counted but not stored.
 template <class Sh>
 __device__ __forceinline__ void append_candidate(bool pred, uint32_t bits, uint32_t idx, Sh& sh) {
-  const lane_mask_t m = warp_ballot(pred);
-  if (m == 0) return;
-  const int leader = lowest_lane(m);
-  uint32_t base = 0;
-  if (lane_id() == leader) base = atomicAdd(&sh.cand_count, static_cast<uint32_t>(popcount(m)));
-  base = warp_shfl(base, leader);
-  if (pred) {
-    const uint32_t pos = base + popcount(m & lanes_below());
-    if (pos < Sh::kCapacity) {
-      sh.cand_bits[pos] = bits;
-      sh.cand_idx[pos] = idx;
-    }
+  const uint32_t pos = warp_reserve(pred, &sh.cand_count);
+  if (pred && pos < Sh::kCapacity) {
+    sh.cand_bits[pos] = bits;
+    sh.cand_idx[pos] = idx;
   }
 }
 
@@ -293,11 +286,18 @@ __device__ void write_ids(const typename E::bits_t* row, uint32_t n, RowPlan pla
   if (threadIdx.x == 0) *count = static_cast<int32_t>(total);
 }
 
+template <class Policy>
+using TruncateShared = RowShared<Policy::kCandidateCapacity, Policy::kRankedSurvivors>;
+
 template <class Policy, class E>
 __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM)
     truncate_rows_kernel(TruncateParams prm) {
   using bits_t = typename E::bits_t;
-  __shared__ RowShared<Policy::kCandidateCapacity, Policy::kRankedSurvivors> sh;
+  // Dynamic shared memory (sized by the launcher): a static __shared__
+  // object in a template kernel is allocated once per instantiation by
+  // some AMDGPU compilers, overflowing the LDS.
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  auto& sh = *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes);
   const uint32_t n = static_cast<uint32_t>(prm.vocab);
   for (int64_t r = blockIdx.x; r < prm.batch; r += gridDim.x) {
     bits_t* row = static_cast<bits_t*>(prm.logits) + r * prm.row_stride;

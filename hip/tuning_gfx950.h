@@ -1,25 +1,18 @@
-// MI350X (gfx950, CDNA4, wave64) policy for the truncation kernel. The
-// candidate buffer fits the 160 KiB LDS; 1024-thread blocks are 16 waves.
-// Unmeasured on hardware so far: the values mirror the CUDA policy scaled
-// to wave64 and the 256 CUs.
+// MI350X (gfx950, CDNA4, wave64, 256 CUs, 160 KiB LDS) launch shapes for
+// the truncation kernel; the algorithm's constants are shared with CUDA
+// (cuda/policy.cuh). 1024 threads are 16 wavefronts; the 42.5 KB of LDS a
+// block uses lets several blocks share a CU. Not yet measured on hardware:
+// the shapes mirror the H200's.
 #pragma once
 
 namespace qrita {
 
-struct TruncatePolicyGFX950 {
+struct TruncatePolicyGFX950 : TruncateAlgorithmPolicy {
   static constexpr int kFewRowsThreads = 1024;
   static constexpr int kFewRowsBlocksPerSM = 1;
   static constexpr int kManyRowsThreads = 512;
   static constexpr int kManyRowsBlocksPerSM = 2;
   static constexpr int kLoadsInFlight = 4;
-  static constexpr int kCandidateCapacity = 4096;
-  static constexpr int kGatherWholeRowBelow = kCandidateCapacity;
-  static constexpr int kSampleSize = 1024;
-  static constexpr int kRankedSurvivors = 256;
-  static constexpr int kTopKOversample = 4;
-  static constexpr int kMinCandidates = 256;
-  static constexpr int kMaxTargetDivisor = 4;
-  static constexpr float kSigmaMargin = 0.25f;
 };
 
 using TruncatePolicy = TruncatePolicyGFX950;
