@@ -90,26 +90,12 @@ func Run(s *sampler.Sampler, nc *native.Ctx, spec Spec, o Options) (Result, erro
 	}
 	rp := sampler.RowParams{}
 	if spec.K != 0 {
-		ks := make([]int32, spec.Batch)
-		for i := range ks {
-			ks[i] = spec.K
-		}
-		if rp.KDevice, err = alloc(4 * spec.Batch); err != nil {
-			return Result{}, err
-		}
-		if err := native.CopyToDevice(nc, rp.KDevice, ks); err != nil {
+		if rp.KDevice, err = uploadRows(nc, alloc, spec.Batch, spec.K); err != nil {
 			return Result{}, err
 		}
 	}
 	if spec.P < 1 {
-		ps := make([]float32, spec.Batch)
-		for i := range ps {
-			ps[i] = spec.P
-		}
-		if rp.PDevice, err = alloc(4 * spec.Batch); err != nil {
-			return Result{}, err
-		}
-		if err := native.CopyToDevice(nc, rp.PDevice, ps); err != nil {
+		if rp.PDevice, err = uploadRows(nc, alloc, spec.Batch, spec.P); err != nil {
 			return Result{}, err
 		}
 	}
@@ -188,6 +174,19 @@ func Run(s *sampler.Sampler, nc *native.Ctx, spec Spec, o Options) (Result, erro
 	copyUs := median(floor) / float64(o.Inner)
 	callUs := (median(full) - median(floor)) / float64(o.Inner)
 	return Result{Spec: spec, CallUs: callUs, CopyUs: copyUs, RowsPerSec: float64(spec.Batch) / callUs * 1e6}, nil
+}
+
+// uploadRows puts batch copies of v in a new device array.
+func uploadRows[T int32 | float32](nc *native.Ctx, alloc func(int) (uintptr, error), batch int, v T) (uintptr, error) {
+	rows := make([]T, batch)
+	for i := range rows {
+		rows[i] = v
+	}
+	dev, err := alloc(4 * batch)
+	if err != nil {
+		return 0, err
+	}
+	return dev, native.CopyToDevice(nc, dev, rows)
 }
 
 // upload fills dst with the case's logits in its dtype.
