@@ -19,7 +19,7 @@ const Entries = 24*StepsPerOctave + 1
 
 // Z returns the standard normal quantile z with P(Z > z) = q.
 func Z(q float64) float64 {
-	return math.Sqrt2 * math.Erfinv(1-2*q)
+	return math.Sqrt2 * math.Erfcinv(2*q) // Erfcinv keeps the precision of small q
 }
 
 // Table returns z for q = 2^(-i/StepsPerOctave), i = 0..Entries-1. Entry 0
