@@ -2,12 +2,11 @@ package sampler_test
 
 import (
 	"context"
-	"math"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/qrita-project/qrita/internal/readonce"
 	"github.com/qrita-project/qrita/internal/testcases"
 	"github.com/qrita-project/qrita/reference"
 	"github.com/qrita-project/qrita/sampler"
@@ -59,7 +58,7 @@ func BenchmarkReference(b *testing.B) {
 func BenchmarkReadOnce(b *testing.B) {
 	workers := runtime.GOMAXPROCS(0) // the CPU backend's default
 	forEachShape(b, func(c testcases.Case, logits []float32, _ []int32, _ []float32) {
-		readOnceSink.Store(sumRowsParallel(logits, c.Batch, c.Vocab, workers))
+		readOnceSink.Store(readonce.Sum(logits, c.Batch, c.Vocab, workers))
 	})
 }
 
@@ -83,51 +82,3 @@ func forEachShape(b *testing.B, run func(c testcases.Case, logits []float32, k [
 }
 
 var readOnceSink atomic.Uint32
-
-// sumRowsParallel sums every logit, rows spread over workers goroutines
-// the way the CPU backend spreads them, and returns the bits of the total
-// so the compiler cannot drop the reads.
-func sumRowsParallel(logits []float32, batch, vocab, workers int) uint32 {
-	var next atomic.Int64
-	var total atomic.Uint32
-	var wg sync.WaitGroup
-	for range min(workers, batch) {
-		wg.Go(func() {
-			var bits uint32
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= batch {
-					break
-				}
-				bits ^= float32Bits(sumRow(logits[i*vocab : (i+1)*vocab]))
-			}
-			total.Add(bits)
-		})
-	}
-	wg.Wait()
-	return total.Load()
-}
-
-// sumRow is the fastest plain scalar sum: eight independent accumulators
-// keep the loop bound by loads, not by add latency.
-func sumRow(row []float32) float32 {
-	var a0, a1, a2, a3, a4, a5, a6, a7 float32
-	i := 0
-	for ; i+8 <= len(row); i += 8 {
-		r := row[i : i+8 : i+8]
-		a0 += r[0]
-		a1 += r[1]
-		a2 += r[2]
-		a3 += r[3]
-		a4 += r[4]
-		a5 += r[5]
-		a6 += r[6]
-		a7 += r[7]
-	}
-	for ; i < len(row); i++ {
-		a0 += row[i]
-	}
-	return a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7
-}
-
-func float32Bits(x float32) uint32 { return math.Float32bits(x) }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/qrita-project/qrita/internal/benchfmt"
+	"github.com/qrita-project/qrita/internal/readonce"
 	"github.com/qrita-project/qrita/reference"
 	"github.com/qrita-project/qrita/sampler"
 )
@@ -31,7 +32,7 @@ func runCPU(o options, cases []benchCase, workers int, mode reference.TieMode, p
 			logits = make([]float32, len(pristine))
 			got = make([]float32, len(pristine))
 			floor, err := timeCalls(o.warmup, o.reps, func() { copy(logits, pristine) }, func() error {
-				readOnce(logits, c.batch, c.vocab, workers)
+				readonce.Sum(logits, c.batch, c.vocab, workers)
 				return nil
 			})
 			if err != nil {

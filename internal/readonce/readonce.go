@@ -1,4 +1,6 @@
-package main
+// Package readonce is the floor qrita's CPU figures are measured against:
+// a plain parallel sum that reads every logit once.
+package readonce
 
 import (
 	"math"
@@ -6,11 +8,11 @@ import (
 	"sync/atomic"
 )
 
-// readOnce sums every logit, rows spread over workers goroutines as the
+// Sum sums every logit, rows spread over workers goroutines as the
 // CPU backend spreads them: the time any implementation needs at least,
 // since each must read every logit once. It returns the bits of the sum
 // so that the reads cannot be optimised away.
-func readOnce(logits []float32, batch, vocab, workers int) uint32 {
+func Sum(logits []float32, batch, vocab, workers int) uint32 {
 	var next atomic.Int64
 	var total atomic.Uint32
 	var wg sync.WaitGroup
