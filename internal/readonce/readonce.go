@@ -14,23 +14,25 @@ import (
 // so that the reads cannot be optimised away.
 func Sum(logits []float32, batch, vocab, workers int) uint32 {
 	var next atomic.Int64
-	var total atomic.Uint32
+	parts := make([]uint32, min(workers, batch))
 	var wg sync.WaitGroup
-	for range min(workers, batch) {
+	for w := range parts {
 		wg.Go(func() {
-			var bits uint32
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= batch {
 					break
 				}
-				bits ^= math.Float32bits(sumRow(logits[i*vocab : (i+1)*vocab]))
+				parts[w] ^= math.Float32bits(sumRow(logits[i*vocab : (i+1)*vocab]))
 			}
-			total.Add(bits)
 		})
 	}
 	wg.Wait()
-	return total.Load()
+	var total uint32
+	for _, p := range parts {
+		total ^= p
+	}
+	return total
 }
 
 // sumRow is the fastest plain scalar sum: eight independent accumulators
