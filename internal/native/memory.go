@@ -10,14 +10,16 @@ import "unsafe"
 // Malloc allocates device memory.
 func (x *Ctx) Malloc(bytes int) (uintptr, error) {
 	var p unsafe.Pointer
-	if err := x.err(C.qrita_malloc(x.c, C.size_t(bytes), &p)); err != nil {
+	if err := x.do(func() C.qrita_status { return C.qrita_malloc(x.c, C.size_t(bytes), &p) }); err != nil {
 		return 0, err
 	}
 	return uintptr(p), nil
 }
 
 // Free releases device memory from Malloc.
-func (x *Ctx) Free(ptr uintptr) error { return x.err(C.qrita_free(x.c, devptr(ptr))) }
+func (x *Ctx) Free(ptr uintptr) error {
+	return x.do(func() C.qrita_status { return C.qrita_free(x.c, devptr(ptr)) })
+}
 
 // CopyToDevice copies a host slice to device memory (synchronous).
 func CopyToDevice[T any](x *Ctx, dst uintptr, src []T) error {
@@ -25,7 +27,9 @@ func CopyToDevice[T any](x *Ctx, dst uintptr, src []T) error {
 		return nil
 	}
 	n := C.size_t(len(src)) * C.size_t(unsafe.Sizeof(src[0]))
-	return x.err(C.qrita_memcpy(x.c, devptr(dst), unsafe.Pointer(unsafe.SliceData(src)), n, C.QRITA_H2D))
+	return x.do(func() C.qrita_status {
+		return C.qrita_memcpy(x.c, devptr(dst), unsafe.Pointer(unsafe.SliceData(src)), n, C.QRITA_H2D)
+	})
 }
 
 // CopyFromDevice copies device memory into a host slice (synchronous).
@@ -34,18 +38,22 @@ func CopyFromDevice[T any](x *Ctx, dst []T, src uintptr) error {
 		return nil
 	}
 	n := C.size_t(len(dst)) * C.size_t(unsafe.Sizeof(dst[0]))
-	return x.err(C.qrita_memcpy(x.c, unsafe.Pointer(unsafe.SliceData(dst)), devptr(src), n, C.QRITA_D2H))
+	return x.do(func() C.qrita_status {
+		return C.qrita_memcpy(x.c, unsafe.Pointer(unsafe.SliceData(dst)), devptr(src), n, C.QRITA_D2H)
+	})
 }
 
 // CopyDeviceAsync enqueues a device-to-device copy on stream.
 func (x *Ctx) CopyDeviceAsync(dst, src uintptr, bytes int, stream uintptr) error {
-	return x.err(C.qrita_memcpy_d2d_async(x.c, devptr(dst), devptr(src), C.size_t(bytes), devptr(stream)))
+	return x.do(func() C.qrita_status {
+		return C.qrita_memcpy_d2d_async(x.c, devptr(dst), devptr(src), C.size_t(bytes), devptr(stream))
+	})
 }
 
 // NewStream creates a stream.
 func (x *Ctx) NewStream() (uintptr, error) {
 	var s unsafe.Pointer
-	if err := x.err(C.qrita_stream_create(x.c, &s)); err != nil {
+	if err := x.do(func() C.qrita_status { return C.qrita_stream_create(x.c, &s) }); err != nil {
 		return 0, err
 	}
 	return uintptr(s), nil
@@ -53,33 +61,37 @@ func (x *Ctx) NewStream() (uintptr, error) {
 
 // DestroyStream destroys a stream from NewStream.
 func (x *Ctx) DestroyStream(s uintptr) error {
-	return x.err(C.qrita_stream_destroy(x.c, devptr(s)))
+	return x.do(func() C.qrita_status { return C.qrita_stream_destroy(x.c, devptr(s)) })
 }
 
 // Sync waits for everything enqueued on stream.
-func (x *Ctx) Sync(s uintptr) error { return x.err(C.qrita_stream_synchronize(x.c, devptr(s))) }
+func (x *Ctx) Sync(s uintptr) error {
+	return x.do(func() C.qrita_status { return C.qrita_stream_synchronize(x.c, devptr(s)) })
+}
 
 // NewEvent creates a timing event.
 func (x *Ctx) NewEvent() (uintptr, error) {
 	var e unsafe.Pointer
-	if err := x.err(C.qrita_event_create(x.c, &e)); err != nil {
+	if err := x.do(func() C.qrita_status { return C.qrita_event_create(x.c, &e) }); err != nil {
 		return 0, err
 	}
 	return uintptr(e), nil
 }
 
 // DestroyEvent destroys an event from NewEvent.
-func (x *Ctx) DestroyEvent(e uintptr) error { return x.err(C.qrita_event_destroy(x.c, devptr(e))) }
+func (x *Ctx) DestroyEvent(e uintptr) error {
+	return x.do(func() C.qrita_status { return C.qrita_event_destroy(x.c, devptr(e)) })
+}
 
 // Record records event on stream.
 func (x *Ctx) Record(e, stream uintptr) error {
-	return x.err(C.qrita_event_record(x.c, devptr(e), devptr(stream)))
+	return x.do(func() C.qrita_status { return C.qrita_event_record(x.c, devptr(e), devptr(stream)) })
 }
 
 // ElapsedMs waits for end and returns the milliseconds since start.
 func (x *Ctx) ElapsedMs(start, end uintptr) (float32, error) {
 	var ms C.float
-	if err := x.err(C.qrita_event_elapsed_ms(x.c, devptr(start), devptr(end), &ms)); err != nil {
+	if err := x.do(func() C.qrita_status { return C.qrita_event_elapsed_ms(x.c, devptr(start), devptr(end), &ms) }); err != nil {
 		return 0, err
 	}
 	return float32(ms), nil
@@ -100,7 +112,7 @@ type Info struct {
 // Info returns the context's device facts.
 func (x *Ctx) Info() (Info, error) {
 	var ci C.qrita_device_info
-	if err := x.err(C.qrita_get_device_info(x.c, &ci)); err != nil {
+	if err := x.do(func() C.qrita_status { return C.qrita_get_device_info(x.c, &ci) }); err != nil {
 		return Info{}, err
 	}
 	return Info{

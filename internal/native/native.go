@@ -27,6 +27,7 @@ import "C"
 
 import (
 	"fmt"
+	"sync"
 	"unsafe"
 )
 
@@ -82,7 +83,18 @@ type Request struct {
 
 // Ctx is a context on one device. Its methods may be called from several
 // goroutines; the C side serialises them.
-type Ctx struct{ c *C.qrita_ctx }
+type Ctx struct {
+	c  *C.qrita_ctx
+	mu sync.Mutex // a call and the read of its error text happen together
+}
+
+// do runs one C call and reads its error text before any other call on
+// the context can replace it.
+func (x *Ctx) do(call func() C.qrita_status) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.err(call())
+}
 
 func (x *Ctx) err(st C.qrita_status) error {
 	if st == C.QRITA_OK {
@@ -153,13 +165,15 @@ func (r *Request) c() (C.qrita_request, *C.int32_t, *C.float) {
 // TopKTopP enqueues the in-place mask.
 func (x *Ctx) TopKTopP(r *Request) error {
 	cr, k, p := r.c()
-	return x.err(C.qrita_call_mask(x.c, cr, k, p))
+	return x.do(func() C.qrita_status { return C.qrita_call_mask(x.c, cr, k, p) })
 }
 
 // TopKTopPIDs enqueues the id output to device arrays ids [batch][maxIDs]
 // and counts [batch].
 func (x *Ctx) TopKTopPIDs(r *Request, ids, counts uintptr, maxIDs int) error {
 	cr, k, p := r.c()
-	return x.err(C.qrita_call_ids(x.c, cr, k, p, (*C.int32_t)(devptr(ids)),
-		(*C.int32_t)(devptr(counts)), C.int64_t(maxIDs)))
+	return x.do(func() C.qrita_status {
+		return C.qrita_call_ids(x.c, cr, k, p, (*C.int32_t)(devptr(ids)),
+			(*C.int32_t)(devptr(counts)), C.int64_t(maxIDs))
+	})
 }
