@@ -48,19 +48,12 @@ func countKeepable(r []float32) int {
 	return n
 }
 
-func kAt(k []int32, i int) int32 {
-	if k == nil {
-		return 0
-	}
-	return k[i]
-}
-
 func TestTopKKeepsMinOfKAndKeepableCount(t *testing.T) {
 	for _, c := range smallCases() {
 		logits, k, _ := c.Args()
 		for i := 0; i < c.Batch; i++ {
 			r := row(logits, c.Vocab, i)
-			kk := kAt(k, i)
+			kk := reference.RowK(k, i)
 			want := countKeepable(r)
 			if kk > 0 && int(kk) < c.Vocab {
 				want = min(int(kk), want)
@@ -78,7 +71,7 @@ func TestKeptSetIsARankPrefix(t *testing.T) {
 		for _, mode := range modes {
 			for i := 0; i < c.Batch; i++ {
 				r := row(logits, c.Vocab, i)
-				kept := reference.Explain(r, kAt(k, i), rowP(p, i), mode).Kept
+				kept := reference.Explain(r, reference.RowK(k, i), reference.RowP(p, i), mode).Kept
 				assertRankPrefix(t, r, kept, mode, fmt.Sprintf("%s %v row %d", c.Name, mode, i))
 			}
 		}
@@ -121,27 +114,20 @@ func assertRankPrefix(t *testing.T, r []float32, kept []int32, mode reference.Ti
 	}
 }
 
-func rowP(p []float32, i int) float32 {
-	if p == nil {
-		return 1
-	}
-	return p[i]
-}
-
 func TestKeepTiesExtendsExactByTheLastTieGroup(t *testing.T) {
 	for _, c := range smallCases() {
 		logits, k, p := c.Args()
 		for i := 0; i < c.Batch; i++ {
 			r := row(logits, c.Vocab, i)
-			exact := reference.Explain(r, kAt(k, i), rowP(p, i), reference.Exact).Kept
-			ties := reference.Explain(r, kAt(k, i), rowP(p, i), reference.KeepTies).Kept
+			exact := reference.Explain(r, reference.RowK(k, i), reference.RowP(p, i), reference.Exact).Kept
+			ties := reference.Explain(r, reference.RowK(k, i), reference.RowP(p, i), reference.KeepTies).Kept
 			if len(exact) == 0 {
 				require.Empty(t, ties)
 				continue
 			}
 			// KeepTies may cut top-p later (its top-k survivors differ), so
 			// compare only the top-k-only and p<=0 rows exactly.
-			if pp := rowP(p, i); pp < 1 && pp > 0 {
+			if pp := reference.RowP(p, i); pp < 1 && pp > 0 {
 				continue
 			}
 			last := r[exact[len(exact)-1]]
@@ -214,8 +200,8 @@ func TestNonPositivePKeepsTheTopToken(t *testing.T) {
 		for i := 0; i < c.Batch; i++ {
 			r := row(logits, c.Vocab, i)
 			for _, pp := range []float32{0, float32(math.Copysign(0, -1)), -1, negInf} {
-				exact := reference.Explain(r, kAt(k, i), pp, reference.Exact)
-				ties := reference.Explain(r, kAt(k, i), pp, reference.KeepTies)
+				exact := reference.Explain(r, reference.RowK(k, i), pp, reference.Exact)
+				ties := reference.Explain(r, reference.RowK(k, i), pp, reference.KeepTies)
 				if countKeepable(r) == 0 {
 					require.Empty(t, exact.Kept)
 					continue
@@ -361,7 +347,7 @@ func TestExplainLeavesTheRowAlone(t *testing.T) {
 		logits, k, p := c.Args()
 		before := slices.Clone(logits)
 		for i := 0; i < c.Batch; i++ {
-			reference.Explain(row(logits, c.Vocab, i), kAt(k, i), rowP(p, i), reference.KeepTies)
+			reference.Explain(row(logits, c.Vocab, i), reference.RowK(k, i), reference.RowP(p, i), reference.KeepTies)
 		}
 		require.Empty(t, testcases.Compare(logits, before, c.Batch, c.Vocab), c.Name)
 	}

@@ -51,7 +51,7 @@ func TopKTopPTies(logits []float32, batch, vocab int, k []int32, p []float32, mo
 	}
 	for i := 0; i < batch; i++ {
 		row := logits[i*vocab : (i+1)*vocab]
-		r := Explain(row, rowK(k, i), rowP(p, i), mode)
+		r := Explain(row, RowK(k, i), RowP(p, i), mode)
 		apply(row, r.Kept)
 	}
 	return nil
@@ -82,14 +82,18 @@ func CheckArgs(n, batch, vocab int, k []int32, p []float32) error {
 	return nil
 }
 
-func rowK(k []int32, i int) int32 {
+// RowK is row i's top-k under the nil convention: a nil k disables top-k
+// (0) for every row.
+func RowK(k []int32, i int) int32 {
 	if k == nil {
 		return 0
 	}
 	return k[i]
 }
 
-func rowP(p []float32, i int) float32 {
+// RowP is row i's top-p under the nil convention: a nil p disables top-p
+// (1) for every row.
+func RowP(p []float32, i int) float32 {
 	if p == nil {
 		return 1
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+
+	"github.com/qrita-project/qrita/reference"
 )
 
 // chunksPerWorker: each worker claims rows in chunks, about this many per
@@ -69,7 +71,7 @@ func (c *cpuBackend) topKTopP(ctx context.Context, logits []float32, batch, voca
 				return
 			}
 			for i := start; i < min(start+chunk, batch); i++ {
-				s.truncateRow(logits[i*vocab:(i+1)*vocab], rowK(k, i), rowP(p, i), ties)
+				s.truncateRow(logits[i*vocab:(i+1)*vocab], reference.RowK(k, i), reference.RowP(p, i), ties)
 			}
 		}
 	}
@@ -88,18 +90,3 @@ func (c *cpuBackend) topKTopP(ctx context.Context, logits []float32, batch, voca
 	return nil
 }
 
-// rowK is row i's top-k; a nil k disables top-k.
-func rowK(k []int32, i int) int32 {
-	if k == nil {
-		return 0
-	}
-	return k[i]
-}
-
-// rowP is row i's top-p; a nil p disables top-p.
-func rowP(p []float32, i int) float32 {
-	if p == nil {
-		return 1
-	}
-	return p[i]
-}

@@ -45,7 +45,7 @@ func Diff(orig, got []float32, batch, vocab int, k []int32, p []float32, mode re
 	}
 	for i := 0; i < batch; i++ {
 		o, g := orig[i*vocab:(i+1)*vocab], got[i*vocab:(i+1)*vocab]
-		kk, pp := rowK(k, i), rowP(p, i)
+		kk, pp := reference.RowK(k, i), reference.RowP(p, i)
 		r := reference.Explain(o, kk, pp, mode)
 		if equalBits(g, masked(o, r.Kept)) {
 			continue
@@ -105,16 +105,3 @@ func equalBits(a, b []float32) bool {
 	return true
 }
 
-func rowK(k []int32, i int) int32 {
-	if k == nil {
-		return 0
-	}
-	return k[i]
-}
-
-func rowP(p []float32, i int) float32 {
-	if p == nil {
-		return 1
-	}
-	return p[i]
-}

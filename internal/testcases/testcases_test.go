@@ -144,7 +144,7 @@ func TestBoundaryCasesAreAmbiguous(t *testing.T) {
 		}
 		logits, k, p := c.Args()
 		for i := 0; i < c.Batch; i++ {
-			r := reference.Explain(logits[i*c.Vocab:(i+1)*c.Vocab], rowK(k, i), p[i], reference.Exact)
+			r := reference.Explain(logits[i*c.Vocab:(i+1)*c.Vocab], reference.RowK(k, i), p[i], reference.Exact)
 			if r.TopP {
 				topP++
 				if r.Ambiguous(p[i]) {
