@@ -89,4 +89,3 @@ func (c *cpuBackend) topKTopP(ctx context.Context, logits []float32, batch, voca
 	}
 	return nil
 }
-

@@ -104,4 +104,3 @@ func equalBits(a, b []float32) bool {
 	}
 	return true
 }
-
