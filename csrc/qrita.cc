@@ -18,12 +18,12 @@ size_t dtype_size(qrita_dtype d) { return d == QRITA_F32 ? 4 : 2; }
 
 qrita_status check_request(qrita_ctx* ctx, const qrita_request* r) {
   if (!r) return fail(ctx, QRITA_ERR_INVALID_ARG, "request is NULL");
-  if (!r->logits) return fail(ctx, QRITA_ERR_INVALID_ARG, "logits is NULL");
+  if (!r->logits && r->batch > 0) return fail(ctx, QRITA_ERR_INVALID_ARG, "logits is NULL");
   if (r->dtype != QRITA_F32 && r->dtype != QRITA_F16 && r->dtype != QRITA_BF16)
     return fail(ctx, QRITA_ERR_INVALID_ARG, "unknown dtype %d", static_cast<int>(r->dtype));
   if (r->ties != QRITA_TIES_EXACT && r->ties != QRITA_TIES_KEEP)
     return fail(ctx, QRITA_ERR_INVALID_ARG, "unknown tie mode %d", static_cast<int>(r->ties));
-  if (r->batch < 1) return fail(ctx, QRITA_ERR_INVALID_ARG, "batch %lld must be positive", (long long)r->batch);
+  if (r->batch < 0) return fail(ctx, QRITA_ERR_INVALID_ARG, "batch %lld is negative", (long long)r->batch);
   if (r->vocab < 1 || r->vocab > QRITA_MAX_VOCAB)
     return fail(ctx, QRITA_ERR_INVALID_ARG, "vocab %lld outside 1..%d", (long long)r->vocab, QRITA_MAX_VOCAB);
   if (r->row_stride < r->vocab)
@@ -56,7 +56,7 @@ qrita_status grow_slot(qrita_ctx* ctx, StagingSlot& s, int64_t rows) {
 // Enqueues the kernel; host k/p go through a staging slot first.
 qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32_t* out_count, int64_t max_ids) {
   qrita_status st = enter(ctx);
-  if (st != QRITA_OK) return st;
+  if (st != QRITA_OK || r->batch == 0) return st;  // an empty batch is a no-op
   const cudaStream_t stream = static_cast<cudaStream_t>(r->stream);
   qrita::TruncateParams prm{};
   prm.logits = r->logits;

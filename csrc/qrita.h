@@ -48,7 +48,7 @@ typedef struct qrita_ctx qrita_ctx;
 typedef struct {
   void* logits;        /* device pointer: [batch][row_stride] elements */
   qrita_dtype dtype;
-  int64_t batch;       /* >= 1 */
+  int64_t batch;       /* >= 0; 0 is a no-op */
   int64_t vocab;       /* 1 .. QRITA_MAX_VOCAB */
   int64_t row_stride;  /* elements between row starts, >= vocab */
   const int32_t* k;

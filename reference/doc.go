@@ -27,7 +27,8 @@
 // NaN entries always become -Inf, even in a row where both filters are
 // disabled. A row of only -Inf and NaN ends all -Inf.
 //
-// A nil k or p disables that filter for every row.
+// A nil k or p disables that filter for every row. A batch of 0 rows is a
+// valid no-op (vocab must still be positive).
 //
 // # Tie modes
 //

@@ -378,7 +378,6 @@ func TestInvalidArgumentsAreErrorsNotPanics(t *testing.T) {
 		k            []int32
 		p            []float32
 	}{
-		{"batch 0", nil, 0, 4, nil, nil},
 		{"vocab 0", nil, 1, 0, nil, nil},
 		{"negative batch", four, -1, -4, nil, nil},
 		{"negative vocab", four, -1, 4, nil, nil},

@@ -61,8 +61,8 @@ func TopKTopPTies(logits []float32, batch, vocab int, k []int32, p []float32, mo
 // backend. The error wraps [ErrInvalidArgument].
 func CheckArgs(n, batch, vocab int, k []int32, p []float32) error {
 	switch {
-	case batch <= 0:
-		return fmt.Errorf("%w: batch %d must be positive", ErrInvalidArgument, batch)
+	case batch < 0:
+		return fmt.Errorf("%w: batch %d is negative", ErrInvalidArgument, batch)
 	case vocab <= 0:
 		return fmt.Errorf("%w: vocab %d must be positive", ErrInvalidArgument, vocab)
 	case batch > math.MaxInt/vocab:

@@ -73,6 +73,9 @@ func (s *Sampler) TopKTopPDevice(ctx context.Context, b DeviceBatch, rp RowParam
 		return err
 	}
 	defer release()
+	if b.Batch == 0 {
+		return nil
+	}
 	return s.gpu.mask(op, b, rp, s.cfg.ties, stream)
 }
 
@@ -92,6 +95,9 @@ func (s *Sampler) TopKTopPIDsDevice(ctx context.Context, b DeviceBatch, rp RowPa
 		return err
 	}
 	defer release()
+	if b.Batch == 0 {
+		return nil
+	}
 	return s.gpu.ids(op, b, rp, out, s.cfg.ties, stream)
 }
 
@@ -121,12 +127,12 @@ func checkDevice(b DeviceBatch, rp RowParams) error {
 		stride = b.Vocab
 	}
 	switch {
-	case b.Logits == 0:
+	case b.Logits == 0 && b.Batch > 0:
 		return fmt.Errorf("%w: nil device logits", ErrInvalidArgument)
 	case b.DType < Float32 || b.DType > BFloat16:
 		return fmt.Errorf("%w: unknown dtype %d", ErrInvalidArgument, int(b.DType))
-	case b.Batch <= 0 || b.Vocab <= 0:
-		return fmt.Errorf("%w: batch %d and vocab %d must be positive", ErrInvalidArgument, b.Batch, b.Vocab)
+	case b.Batch < 0 || b.Vocab <= 0:
+		return fmt.Errorf("%w: batch %d must not be negative and vocab %d must be positive", ErrInvalidArgument, b.Batch, b.Vocab)
 	case b.Vocab > MaxVocab:
 		return fmt.Errorf("%w: vocab %d above %d", ErrInvalidArgument, b.Vocab, MaxVocab)
 	case stride < b.Vocab:

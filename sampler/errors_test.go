@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/qrita-project/qrita/reference"
 	"github.com/qrita-project/qrita/sampler"
 )
 
@@ -27,7 +28,6 @@ func badCalls() []badCall {
 	four := []float32{1, 2, 3, 4}
 	nan := float32(math.NaN())
 	return []badCall{
-		{"batch 0", nil, 0, 4, nil, nil, sampler.ErrInvalidArgument},
 		{"vocab 0", nil, 1, 0, nil, nil, sampler.ErrInvalidArgument},
 		{"batch 0 vocab 0", nil, 0, 0, nil, nil, sampler.ErrInvalidArgument},
 		{"negative batch", four, -1, -4, nil, nil, sampler.ErrInvalidArgument},
@@ -172,7 +172,7 @@ func TestDeviceCallsOnCPUSampler(t *testing.T) {
 	}{
 		{"nil logits", sampler.DeviceBatch{Batch: 2, Vocab: 8}, sampler.RowParams{}},
 		{"unknown dtype", sampler.DeviceBatch{Logits: 0x1000, DType: 9, Batch: 2, Vocab: 8}, sampler.RowParams{}},
-		{"batch 0", sampler.DeviceBatch{Logits: 0x1000, Vocab: 8}, sampler.RowParams{}},
+		{"negative batch", sampler.DeviceBatch{Logits: 0x1000, Batch: -1, Vocab: 8}, sampler.RowParams{}},
 		{"vocab too big", sampler.DeviceBatch{Logits: 0x1000, Batch: 1, Vocab: sampler.MaxVocab + 1}, sampler.RowParams{}},
 		{"stride below vocab", sampler.DeviceBatch{Logits: 0x1000, Batch: 2, Vocab: 8, RowStride: 7}, sampler.RowParams{}},
 		{"size overflow", sampler.DeviceBatch{Logits: 0x1000, Batch: 1 << 62, Vocab: 4}, sampler.RowParams{}},
@@ -186,4 +186,17 @@ func TestDeviceCallsOnCPUSampler(t *testing.T) {
 	for _, bad := range []sampler.DeviceIDs{{Counts: 1, MaxIDs: 8}, {IDs: 1, MaxIDs: 8}, {IDs: 1, Counts: 1}, {IDs: 1, Counts: 1, MaxIDs: sampler.MaxIDs + 1}} {
 		require.ErrorIs(t, s.TopKTopPIDsDevice(ctx, ok, sampler.RowParams{}, bad, 0), sampler.ErrInvalidArgument)
 	}
+}
+
+// An empty batch is valid and changes nothing; the checks that do not
+// depend on the batch still apply.
+func TestEmptyBatchIsANoOp(t *testing.T) {
+	s := newCPU(t)
+	ctx := context.Background()
+	require.NoError(t, s.TopKTopP(ctx, nil, 0, 128, nil, nil))
+	require.NoError(t, s.TopKTopP(ctx, []float32{}, 0, 128, []int32{}, []float32{}))
+	require.ErrorIs(t, s.TopKTopP(ctx, nil, 0, 0, nil, nil), sampler.ErrInvalidArgument)
+	require.ErrorIs(t, s.TopKTopP(ctx, []float32{1}, 0, 1, nil, nil), sampler.ErrInvalidArgument)
+	require.ErrorIs(t, s.TopKTopP(ctx, nil, 0, 8, []int32{1}, nil), sampler.ErrInvalidArgument)
+	require.NoError(t, reference.TopKTopP(nil, 0, 128, nil, nil))
 }

@@ -241,7 +241,7 @@ func TestGPUBadInput(t *testing.T) {
 	}{
 		"nil logits":     {sampler.DeviceBatch{DType: sampler.Float32, Batch: 2, Vocab: 32}, sampler.RowParams{}},
 		"stride < vocab": {sampler.DeviceBatch{Logits: dev, Batch: 2, Vocab: 32, RowStride: 31}, sampler.RowParams{}},
-		"zero batch":     {sampler.DeviceBatch{Logits: dev, Vocab: 32}, sampler.RowParams{}},
+		"negative batch": {sampler.DeviceBatch{Logits: dev, Batch: -1, Vocab: 32}, sampler.RowParams{}},
 		"bad dtype":      {sampler.DeviceBatch{Logits: dev, DType: 7, Batch: 2, Vocab: 32}, sampler.RowParams{}},
 		"huge vocab":     {sampler.DeviceBatch{Logits: dev, Batch: 1, Vocab: sampler.MaxVocab + 1}, sampler.RowParams{}},
 		"size overflow":  {sampler.DeviceBatch{Logits: dev, Batch: 1 << 62, Vocab: 4}, sampler.RowParams{}},

@@ -92,6 +92,9 @@ func (s *Sampler) TopKTopP(ctx context.Context, logits []float32, batch, vocab i
 		return err
 	}
 	defer release()
+	if batch == 0 {
+		return nil // an empty batch is a no-op
+	}
 	return s.b.topKTopP(ctx, logits, batch, vocab, k, p, s.cfg.ties)
 }
 
