@@ -26,9 +26,6 @@ struct StagingSlot {
   cudaEvent_t done = nullptr;
 };
 
-inline qrita_status fail(qrita_ctx* ctx, qrita_status st, const char* fmt, ...);
-inline qrita_status device_fail(qrita_ctx* ctx, const char* what, cudaError_t e);
-
 }  // namespace qrita_host
 
 struct qrita_ctx {

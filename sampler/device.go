@@ -68,15 +68,7 @@ func (s *Sampler) TopKTopPDevice(ctx context.Context, b DeviceBatch, rp RowParam
 	if err := checkDevice(b, rp); err != nil {
 		return &Error{Op: op, Err: err}
 	}
-	release, err := s.enterGPU(ctx, op)
-	if err != nil {
-		return err
-	}
-	defer release()
-	if b.Batch == 0 {
-		return nil
-	}
-	return s.gpu.mask(op, b, rp, s.cfg.ties, stream)
+	return s.onGPU(ctx, op, b, func() error { return s.gpu.mask(op, b, rp, s.cfg.ties, stream) })
 }
 
 // TopKTopPIDsDevice writes the kept token ids of each row, in rank order,
@@ -90,28 +82,24 @@ func (s *Sampler) TopKTopPIDsDevice(ctx context.Context, b DeviceBatch, rp RowPa
 	if out.IDs == 0 || out.Counts == 0 || out.MaxIDs < 1 || out.MaxIDs > MaxIDs {
 		return newError(op, ErrInvalidArgument, fmt.Sprintf("ids output needs IDs, Counts and 1 <= MaxIDs <= %d", MaxIDs))
 	}
-	release, err := s.enterGPU(ctx, op)
+	return s.onGPU(ctx, op, b, func() error { return s.gpu.ids(op, b, rp, out, s.cfg.ties, stream) })
+}
+
+// onGPU runs a device-memory call, which needs a GPU backend, under the
+// read lock; an empty batch does nothing.
+func (s *Sampler) onGPU(ctx context.Context, op string, b DeviceBatch, call func() error) error {
+	release, err := s.enter(ctx, op)
 	if err != nil {
 		return err
 	}
 	defer release()
+	if s.gpu == nil {
+		return newError(op, ErrUnsupported, "the "+string(s.cfg.backend)+" backend works on host memory only")
+	}
 	if b.Batch == 0 {
 		return nil
 	}
-	return s.gpu.ids(op, b, rp, out, s.cfg.ties, stream)
-}
-
-// enterGPU is enter for the device-memory calls, which need a GPU backend.
-func (s *Sampler) enterGPU(ctx context.Context, op string) (func(), error) {
-	release, err := s.enter(ctx, op)
-	if err != nil {
-		return nil, err
-	}
-	if s.gpu == nil {
-		release()
-		return nil, newError(op, ErrUnsupported, "the "+string(s.cfg.backend)+" backend works on host memory only")
-	}
-	return release, nil
+	return call()
 }
 
 // MaxIDs bounds DeviceIDs.MaxIDs; MaxVocab bounds the vocabulary of the

@@ -13,6 +13,13 @@ import (
 // defaultBackend is the build's GPU backend.
 const defaultBackend = Backend(native.Vendor)
 
+// The limits published here are the C library's: a mismatch fails to
+// compile (a negative constant does not convert to uint).
+const (
+	_ = uint(MaxIDs-native.MaxIDs) + uint(native.MaxIDs-MaxIDs)
+	_ = uint(MaxVocab-native.MaxVocab) + uint(native.MaxVocab-MaxVocab)
+)
+
 // gpuState is a context on one device plus what host-slice calls need: a
 // private stream and a device buffer, grown on demand.
 type gpuState struct {

@@ -95,43 +95,38 @@ backup() {
 	log "backup: $dir/$(basename "$1").qrita-bak"
 }
 
+# add_components FILE LINE_REGEX: appends contrib, non-free and
+# non-free-firmware to the lines of FILE that match LINE_REGEX (an awk
+# regex) and lack them; sets changed=1 when it rewrites FILE.
+add_components() {
+	local f=$1 match=$2 tmp
+	tmp="$(mktemp)"
+	awk -v match_re="$match" '$0 ~ match_re {
+		line = $0
+		n = split("contrib non-free non-free-firmware", want, " ")
+		for (i = 1; i <= n; i++) if ((" " line " ") !~ (" " want[i] " ")) line = line " " want[i]
+		print line; next
+	} { print }' "$f" >"$tmp"
+	if cmp -s "$tmp" "$f"; then
+		rm -f "$tmp"
+		return 0
+	fi
+	backup "$f"
+	as_root cp "$tmp" "$f"
+	rm -f "$tmp"
+	log "enabled contrib/non-free in $f"
+	changed=1
+}
+
 enable_nonfree() {
-	local changed=0 f tmp
+	local changed=0 f
 	for f in "$APT_ETC"/sources.list.d/*.sources; do
 		[ -f "$f" ] || continue
-		grep -q '^Components:' "$f" || continue
-		if grep '^Components:' "$f" | grep -qv ' non-free\( \|$\)'; then
-			tmp="$(mktemp)"
-			awk '/^Components:/ {
-				line = $0
-				n = split("contrib non-free non-free-firmware", want, " ")
-				for (i = 1; i <= n; i++) if ((" " line " ") !~ (" " want[i] " ")) line = line " " want[i]
-				print line; next
-			} { print }' "$f" >"$tmp"
-			backup "$f"
-			as_root cp "$tmp" "$f"
-			rm -f "$tmp"
-			log "enabled contrib/non-free in $f"
-			changed=1
-		fi
+		add_components "$f" '^Components:'
 	done
 	for f in "$APT_ETC"/sources.list "$APT_ETC"/sources.list.d/*.list; do
 		[ -f "$f" ] || continue
-		if grep -Eq '^deb(-src)?[[:space:]].*[[:space:]]main([[:space:]]|$)' "$f" &&
-			grep -E '^deb(-src)?[[:space:]].*[[:space:]]main([[:space:]]|$)' "$f" | grep -qv '[[:space:]]non-free\([[:space:]]\|$\)'; then
-			tmp="$(mktemp)"
-			awk '/^deb(-src)?[ \t].*[ \t]main([ \t]|$)/ {
-				line = $0
-				n = split("contrib non-free non-free-firmware", want, " ")
-				for (i = 1; i <= n; i++) if ((" " line " ") !~ (" " want[i] " ")) line = line " " want[i]
-				print line; next
-			} { print }' "$f" >"$tmp"
-			backup "$f"
-			as_root cp "$tmp" "$f"
-			rm -f "$tmp"
-			log "enabled contrib/non-free in $f"
-			changed=1
-		fi
+		add_components "$f" '^deb(-src)?[ \t].*[ \t]main([ \t]|$)'
 	done
 	[ "$changed" = 1 ] && did+=("enabled Debian non-free")
 	return 0
