@@ -61,6 +61,17 @@ inline qrita_status device_fail(qrita_ctx* ctx, const char* what, cudaError_t e)
     if (e_ != cudaSuccess) return ::qrita_host::device_fail(ctx, #expr, e_);     \
   } while (0)
 
+// Benchmark-only settings of a call (qrita_bench.h); zero for users.
+struct BenchKnobs {
+  unsigned ablation = 0;
+  int32_t* row_stats = nullptr;  // device [batch][2]
+};
+
+qrita_status check_request(qrita_ctx* ctx, const qrita_request* r);
+// Enqueues the truncation of a checked request.
+qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32_t* out_count, int64_t max_ids,
+                 const BenchKnobs& knobs);
+
 // Clears the last error and makes the context's device current.
 inline qrita_status enter(qrita_ctx* ctx) {
   ctx->err[0] = 0;

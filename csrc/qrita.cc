@@ -54,7 +54,8 @@ qrita_status grow_slot(qrita_ctx* ctx, StagingSlot& s, int64_t rows) {
 }
 
 // Enqueues the kernel; host k/p go through a staging slot first.
-qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32_t* out_count, int64_t max_ids) {
+qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32_t* out_count, int64_t max_ids,
+                 const BenchKnobs& knobs) {
   qrita_status st = enter(ctx);
   if (st != QRITA_OK || r->batch == 0) return st;  // an empty batch is a no-op
   const cudaStream_t stream = static_cast<cudaStream_t>(r->stream);
@@ -69,6 +70,8 @@ qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32
   prm.max_ids = max_ids;
   prm.k = r->k_on_device ? r->k : nullptr;
   prm.p = r->p_on_device ? r->p : nullptr;
+  prm.ablation = knobs.ablation;
+  prm.row_stats = knobs.row_stats;
 
   StagingSlot* slot = nullptr;
   if ((r->k && !r->k_on_device) || (r->p && !r->p_on_device)) {
@@ -161,7 +164,7 @@ qrita_status qrita_topk_topp(qrita_ctx* ctx, const qrita_request* req) {
   if (!ctx) return QRITA_ERR_INVALID_ARG;
   std::lock_guard<std::mutex> lock(ctx->mu);
   const qrita_status st = check_request(ctx, req);
-  return st != QRITA_OK ? st : run(ctx, req, nullptr, nullptr, 0);
+  return st != QRITA_OK ? st : run(ctx, req, nullptr, nullptr, 0, BenchKnobs{});
 }
 
 qrita_status qrita_topk_topp_ids(qrita_ctx* ctx, const qrita_request* req, int32_t* out_ids, int32_t* out_count,
@@ -173,7 +176,7 @@ qrita_status qrita_topk_topp_ids(qrita_ctx* ctx, const qrita_request* req, int32
   if (!out_ids || !out_count) return fail(ctx, QRITA_ERR_INVALID_ARG, "out_ids and out_count must not be NULL");
   if (max_ids < 1 || max_ids > QRITA_MAX_IDS || max_ids > qrita::truncate_candidate_capacity())
     return fail(ctx, QRITA_ERR_INVALID_ARG, "max_ids %lld outside 1..%d", (long long)max_ids, QRITA_MAX_IDS);
-  return run(ctx, req, out_ids, out_count, max_ids);
+  return run(ctx, req, out_ids, out_count, max_ids, BenchKnobs{});
 }
 
 qrita_status qrita_get_device_info(qrita_ctx* ctx, qrita_device_info* info) {

@@ -16,6 +16,8 @@ struct TruncateParams {
   int32_t* out_ids;     // device, [batch][max_ids]: id output instead of the mask
   int32_t* out_count;   // device, [batch]
   int64_t max_ids;
+  unsigned ablation;    // qrita_ablation bits (benchmarks); 0 for users
+  int32_t* row_stats;   // device [batch][2]: candidates, hit; or null
 };
 
 enum class DType { kF32 = 0, kF16 = 1, kBF16 = 2 };

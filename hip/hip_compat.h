@@ -56,3 +56,13 @@
 #define cudaMemcpyKind hipMemcpyKind
 #define cudaErrorMemoryAllocation hipErrorOutOfMemory
 #define cudaErrorInvalidValue hipErrorInvalidValue
+#define cudaGraph_t hipGraph_t
+#define cudaGraphExec_t hipGraphExec_t
+#define cudaStreamBeginCapture hipStreamBeginCapture
+#define cudaStreamEndCapture hipStreamEndCapture
+#define cudaStreamCaptureModeThreadLocal hipStreamCaptureModeThreadLocal
+#define cudaGraphInstantiate hipGraphInstantiate
+#define cudaGraphDestroy hipGraphDestroy
+#define cudaGraphLaunch hipGraphLaunch
+#define cudaGraphExecDestroy hipGraphExecDestroy
+#define cudaDevAttrL2CacheSize hipDeviceAttributeL2CacheSize

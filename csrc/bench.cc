@@ -1,0 +1,91 @@
+// Benchmark-only entry points (qrita_bench.h): the truncation with
+// ablations and per-row counters, graph capture and replay, cache size.
+#include "qrita_bench.h"
+
+#include "context.h"
+
+using namespace qrita_host;
+
+namespace {
+
+constexpr unsigned kKnownAblations =
+    QRITA_ABLATE_NO_TRUNCATION | QRITA_ABLATE_FORCE_FALLBACK | QRITA_ABLATE_BINARY_SEARCH;
+
+}  // namespace
+
+extern "C" {
+
+qrita_status qrita_bench_topk_topp(qrita_ctx* ctx, const qrita_request* req, const qrita_bench_options* opt) {
+  if (!ctx) return QRITA_ERR_INVALID_ARG;
+  std::lock_guard<std::mutex> lock(ctx->mu);
+  const qrita_status st = check_request(ctx, req);
+  if (st != QRITA_OK) return st;
+  BenchKnobs knobs;
+  if (opt) {
+    if (opt->ablation & ~kKnownAblations)
+      return fail(ctx, QRITA_ERR_INVALID_ARG, "unknown ablation bits %#x", opt->ablation);
+    if ((opt->ablation & QRITA_ABLATE_BINARY_SEARCH) && req->dtype != QRITA_F32)
+      return fail(ctx, QRITA_ERR_UNSUPPORTED, "the binary-search ablation is built for fp32 only");
+    knobs.ablation = opt->ablation;
+    knobs.row_stats = reinterpret_cast<int32_t*>(opt->row_stats);
+  }
+  if ((req->k && !req->k_on_device) || (req->p && !req->p_on_device))
+    return fail(ctx, QRITA_ERR_INVALID_ARG, "qrita_bench_topk_topp takes device k and p only");
+  return run(ctx, req, nullptr, nullptr, 0, knobs);
+}
+
+qrita_status qrita_bench_capture_begin(qrita_ctx* ctx, void* stream) {
+  if (!ctx || !stream) return QRITA_ERR_INVALID_ARG;
+  std::lock_guard<std::mutex> lock(ctx->mu);
+  qrita_status st = enter(ctx);
+  if (st != QRITA_OK) return st;
+  QRITA_TRY(ctx, cudaStreamBeginCapture(static_cast<cudaStream_t>(stream), cudaStreamCaptureModeThreadLocal));
+  return QRITA_OK;
+}
+
+qrita_status qrita_bench_capture_end(qrita_ctx* ctx, void* stream, void** graph) {
+  if (!ctx || !stream || !graph) return QRITA_ERR_INVALID_ARG;
+  std::lock_guard<std::mutex> lock(ctx->mu);
+  qrita_status st = enter(ctx);
+  if (st != QRITA_OK) return st;
+  *graph = nullptr;
+  cudaGraph_t g = nullptr;
+  QRITA_TRY(ctx, cudaStreamEndCapture(static_cast<cudaStream_t>(stream), &g));
+  cudaGraphExec_t exec = nullptr;
+  const cudaError_t e = cudaGraphInstantiate(&exec, g, nullptr, nullptr, 0);
+  (void)cudaGraphDestroy(g);
+  QRITA_TRY(ctx, e);
+  *graph = exec;
+  return QRITA_OK;
+}
+
+qrita_status qrita_bench_graph_launch(qrita_ctx* ctx, void* graph, void* stream) {
+  if (!ctx || !graph) return QRITA_ERR_INVALID_ARG;
+  std::lock_guard<std::mutex> lock(ctx->mu);
+  qrita_status st = enter(ctx);
+  if (st != QRITA_OK) return st;
+  QRITA_TRY(ctx, cudaGraphLaunch(static_cast<cudaGraphExec_t>(graph), static_cast<cudaStream_t>(stream)));
+  return QRITA_OK;
+}
+
+qrita_status qrita_bench_graph_destroy(qrita_ctx* ctx, void* graph) {
+  if (!ctx) return QRITA_ERR_INVALID_ARG;
+  std::lock_guard<std::mutex> lock(ctx->mu);
+  qrita_status st = enter(ctx);
+  if (st != QRITA_OK || !graph) return st;
+  QRITA_TRY(ctx, cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(graph)));
+  return QRITA_OK;
+}
+
+qrita_status qrita_bench_l2_bytes(qrita_ctx* ctx, size_t* bytes) {
+  if (!ctx || !bytes) return QRITA_ERR_INVALID_ARG;
+  std::lock_guard<std::mutex> lock(ctx->mu);
+  qrita_status st = enter(ctx);
+  if (st != QRITA_OK) return st;
+  int l2 = 0;
+  QRITA_TRY(ctx, cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, ctx->device));
+  *bytes = static_cast<size_t>(l2);
+  return QRITA_OK;
+}
+
+}  // extern "C"

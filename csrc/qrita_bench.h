@@ -1,0 +1,72 @@
+/* qrita_bench: benchmark-only entry points of the qrita library, for
+ * qrita-bench and the tests. Not part of the sampling API: shapes and
+ * names may change. Same rules as qrita.h: plain C, statuses, never
+ * aborts, error text on the context. */
+#ifndef QRITA_BENCH_H
+#define QRITA_BENCH_H
+
+#include "qrita.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Ablations of the truncation kernel (the paper's Table 4), as bits. */
+typedef enum {
+  QRITA_ABLATE_NONE = 0,
+  /* No sigma-truncation: the exact search runs over the whole row in
+   * device memory (several reads of the row). */
+  QRITA_ABLATE_NO_TRUNCATION = 1,
+  /* Truncate and gather as usual, then treat every row as a miss (the
+   * cost of a miss: the gather pass plus the whole-row search). */
+  QRITA_ABLATE_FORCE_FALLBACK = 2,
+  /* Binary pivot search: one key bit per step (32 steps) instead of the
+   * 256-way multi-pivot step (4 steps). fp32 only. */
+  QRITA_ABLATE_BINARY_SEARCH = 4
+  /* Duplicate handling off is QRITA_TIES_KEEP in the request. */
+} qrita_ablation;
+
+/* Per-row counters of one call (Table 1's columns). */
+typedef struct {
+  int32_t candidates; /* entries at or above the sigma threshold (may exceed the buffer) */
+  int32_t hit;        /* 1: the kept set was decided from the candidates alone */
+} qrita_row_stats;
+
+typedef struct {
+  unsigned ablation;          /* qrita_ablation bits */
+  qrita_row_stats* row_stats; /* device [batch], or NULL */
+} qrita_bench_options;
+
+/* qrita_topk_topp with ablations and counters. k and p must be device
+ * arrays (or NULL). */
+qrita_status qrita_bench_topk_topp(qrita_ctx* ctx, const qrita_request* req, const qrita_bench_options* opt);
+
+/* The sort-based baseline (what PyTorch and vLLM's fallback do): segmented
+ * radix sort of each row (descending, stable), softmax, cumulative sum,
+ * cut at k and p, mask written back in place. k and p must be device
+ * arrays (or NULL). Needs a device workspace of
+ * qrita_bench_sort_workspace bytes. */
+qrita_status qrita_bench_sort_workspace(qrita_ctx* ctx, qrita_dtype dtype, int64_t batch, int64_t vocab,
+                                        size_t* bytes);
+qrita_status qrita_bench_sort_topk_topp(qrita_ctx* ctx, const qrita_request* req, void* workspace, size_t bytes);
+
+/* A pure read of bytes at data (a 16-byte aligned device pointer): every
+ * byte is loaded once and folded into 8 bytes written to sink (device). */
+qrita_status qrita_bench_read(qrita_ctx* ctx, const void* data, size_t bytes, void* sink, void* stream);
+
+/* Graph timing: calls enqueued on stream between capture_begin and
+ * capture_end are recorded, not run; the instantiated graph replays them. */
+qrita_status qrita_bench_capture_begin(qrita_ctx* ctx, void* stream);
+qrita_status qrita_bench_capture_end(qrita_ctx* ctx, void* stream, void** graph);
+qrita_status qrita_bench_graph_launch(qrita_ctx* ctx, void* graph, void* stream);
+qrita_status qrita_bench_graph_destroy(qrita_ctx* ctx, void* graph);
+
+/* Bytes of the device's last-level cache (L2 on NVIDIA; on AMD the L2,
+ * the Infinity Cache is not counted). */
+qrita_status qrita_bench_l2_bytes(qrita_ctx* ctx, size_t* bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* QRITA_BENCH_H */
