@@ -24,8 +24,6 @@ qrita_status qrita_bench_topk_topp(qrita_ctx* ctx, const qrita_request* req, con
   if (opt) {
     if (opt->ablation & ~kKnownAblations)
       return fail(ctx, QRITA_ERR_INVALID_ARG, "unknown ablation bits %#x", opt->ablation);
-    if ((opt->ablation & QRITA_ABLATE_BINARY_SEARCH) && req->dtype != QRITA_F32)
-      return fail(ctx, QRITA_ERR_UNSUPPORTED, "the binary-search ablation is built for fp32 only");
     knobs.ablation = opt->ablation;
     knobs.row_stats = reinterpret_cast<int32_t*>(opt->row_stats);
   }

@@ -21,7 +21,7 @@ typedef enum {
    * cost of a miss: the gather pass plus the whole-row search). */
   QRITA_ABLATE_FORCE_FALLBACK = 2,
   /* Binary pivot search: one key bit per step (32 steps) instead of the
-   * 256-way multi-pivot step (4 steps). fp32 only. */
+   * 256-way multi-pivot step (4 steps). */
   QRITA_ABLATE_BINARY_SEARCH = 4
   /* Duplicate handling off is QRITA_TIES_KEEP in the request. */
 } qrita_ablation;

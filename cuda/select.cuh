@@ -31,6 +31,9 @@ struct RowShared {
   double scratch_f64[kWarpSize];
   mass_t scratch_u64[kWarpSize];
   DigitChoice choice;
+  // Key bits settled per search step: kDigitBits, or 1 for the
+  // binary-search ablation (benchmarks only).
+  int digit_bits;
   uint32_t cand_count;  // may exceed kCap: then the buffer overflowed
   uint32_t n_keepable;
   uint32_t max_key;
@@ -119,13 +122,15 @@ template <class Src, class Sh, class Member, class Proj>
 __device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Proj proj,
                                       uint32_t r, uint32_t* count_above, uint32_t* count_equal) {
   uint32_t prefix = 0, above = 0;
-  for (int shift = kKeyBits - kDigitBits; shift >= 0; shift -= kDigitBits) {
+  const int bits = sh.digit_bits;
+  const uint32_t digit_mask = (1u << bits) - 1;
+  for (int shift = kKeyBits - bits; shift >= 0; shift -= bits) {
     clear_histogram(sh, false);
-    const uint32_t hi = shift + kDigitBits >= kKeyBits ? 0u : (~0u << (shift + kDigitBits));
+    const uint32_t hi = shift + bits >= kKeyBits ? 0u : (~0u << (shift + bits));
     src.each([&](uint32_t key, uint32_t idx, float, bool live) {
       const uint32_t v = proj(key, idx);
       const bool hit = live && member(key, idx) && (v & hi) == prefix;
-      histogram_add<false>(sh, hit, (v >> shift) & (kDigitBins - 1), 0);
+      histogram_add<false>(sh, hit, (v >> shift) & digit_mask, 0);
     });
     __syncthreads();
     choose_digit<false>(sh.hist_count, sh.hist_mass, r, 0.0, &sh.choice);
@@ -189,12 +194,14 @@ __device__ Cut select_mass(const Src& src, Sh& sh, Pivot floor, double goal, Mas
                            bool keep_ties) {
   uint32_t prefix = 0, above = 0, ties = 0;
   mass_t mass_above = 0;
-  for (int shift = kKeyBits - kDigitBits; shift >= 0; shift -= kDigitBits) {
+  const int bits = sh.digit_bits;
+  const uint32_t digit_mask = (1u << bits) - 1;
+  for (int shift = kKeyBits - bits; shift >= 0; shift -= bits) {
     clear_histogram(sh, true);
-    const uint32_t hi = shift + kDigitBits >= kKeyBits ? 0u : (~0u << (shift + kDigitBits));
+    const uint32_t hi = shift + bits >= kKeyBits ? 0u : (~0u << (shift + bits));
     src.each([&](uint32_t key, uint32_t idx, float x, bool live) {
       const bool hit = live && at_or_above(key, idx, floor) && (key & hi) == prefix;
-      histogram_add<true>(sh, hit, (key >> shift) & (kDigitBins - 1), hit ? scale.of(x) : mass_t(0));
+      histogram_add<true>(sh, hit, (key >> shift) & digit_mask, hit ? scale.of(x) : mass_t(0));
     });
     __syncthreads();
     choose_digit<true>(sh.hist_count, sh.hist_mass, 0, goal - double(mass_above), &sh.choice);

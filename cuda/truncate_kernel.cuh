@@ -155,20 +155,30 @@ struct RowPlan {
   bool in_shared;  // every kept entry is a candidate in shared memory
 };
 
+// Benchmark-only ablations (qrita_bench.h's qrita_ablation bits).
+constexpr unsigned kAblateNoTruncation = 1;   // no candidates: whole-row search
+constexpr unsigned kAblateForceFallback = 2;  // gather, then search the row anyway
+constexpr unsigned kAblateBinarySearch = 4;   // one key bit per search step
+
 // Steps 1-3: decides the kept set of one row.
 template <class Policy, class E, class Sh>
 __device__ RowPlan plan_row(const typename E::bits_t* row, uint32_t n, int32_t k, float p, bool keep_ties,
-                            Sh& sh) {
+                            unsigned ablation, Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
   using Shared = SharedSource<E, kThreads, Sh>;
   using Global = GlobalSource<E, kThreads, Policy::kLoadsInFlight>;
   const bool want_k = k > 0 && static_cast<uint32_t>(k) < n;
   const bool want_p = p < 1.0f;  // NaN p in a device array: top-p off
 
-  const uint32_t key_thr = sigma_threshold<Policy, E>(row, n, candidate_target<Policy>(want_k, k), sh);
+  // No key reaches ~0u (+Inf's is lower), so the no-truncation ablation
+  // gathers nothing and still counts the keepable entries and the maximum.
+  const uint32_t key_thr = (ablation & kAblateNoTruncation)
+                               ? ~0u
+                               : sigma_threshold<Policy, E>(row, n, candidate_target<Policy>(want_k, k), sh);
   gather_candidates<Policy, E>(row, n, key_thr, want_p && !want_k, sh);
   const uint32_t cands = sh.cand_count, keepable_n = sh.n_keepable;
-  const bool complete = cands <= Sh::kCapacity;  // the buffer holds every key >= key_thr
+  // The buffer holds every key >= key_thr.
+  const bool complete = cands <= Sh::kCapacity && !(ablation & kAblateForceFallback);
   const Shared shared{&sh, min(cands, static_cast<uint32_t>(Sh::kCapacity))};
   const Global global{row, n};
 
@@ -299,6 +309,8 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   auto& sh = *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes);
   const uint32_t n = static_cast<uint32_t>(prm.vocab);
+  if (threadIdx.x == 0) sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
+  __syncthreads();
   for (int64_t r = blockIdx.x; r < prm.batch; r += gridDim.x) {
     bits_t* row = static_cast<bits_t*>(prm.logits) + r * prm.row_stride;
     const int32_t k = prm.k ? prm.k[r] : 0;
@@ -306,10 +318,18 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     const bool ids_out = prm.out_ids != nullptr;
     if (!ids_out && !(k > 0 && static_cast<uint32_t>(k) < n) && !(p < 1.0f)) {
       // No filter: only NaN entries change.
+      if (prm.row_stats && threadIdx.x == 0) {
+        prm.row_stats[2 * r] = 0;
+        prm.row_stats[2 * r + 1] = 1;
+      }
       write_mask<Policy, E>(row, n, RowPlan{Cut{kPivotAll, 0}, false}, sh);
       continue;
     }
-    const RowPlan plan = plan_row<Policy, E>(row, n, k, p, prm.keep_ties != 0, sh);
+    const RowPlan plan = plan_row<Policy, E>(row, n, k, p, prm.keep_ties != 0, prm.ablation, sh);
+    if (prm.row_stats && threadIdx.x == 0) {
+      prm.row_stats[2 * r] = static_cast<int32_t>(min(sh.cand_count, 0x7fffffffu));
+      prm.row_stats[2 * r + 1] = plan.in_shared;
+    }
     if (ids_out) {
       write_ids<Policy, E>(row, n, plan, sh, prm.out_ids + r * prm.max_ids, prm.out_count + r,
                            static_cast<uint32_t>(prm.max_ids));

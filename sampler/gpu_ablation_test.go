@@ -1,0 +1,104 @@
+//go:build (cuda || hip) && cgo
+
+package sampler_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/qrita-project/qrita/internal/native"
+	"github.com/qrita-project/qrita/internal/testcases"
+)
+
+// The benchmark ablations change how the kernel finds the kept set, never
+// which set it finds: every ablation must give the plain call's bits. The
+// row counters must say what happened (no candidates without truncation,
+// no hits when the fallback is forced).
+func TestGPUAblationsKeepTheOutputAndCountRows(t *testing.T) {
+	if gpuSkipReason != "" {
+		t.Skip("qrita-gpu: no usable GPU: " + gpuSkipReason)
+	}
+	nc := newNative(t)
+	var cases []testcases.Case
+	for _, c := range testcases.Table() {
+		if c.Batch > 0 && c.Size() <= 1<<16 {
+			cases = append(cases, c)
+		}
+	}
+	cases = append(cases,
+		testcases.Case{Name: "llm_large_k50_p0.9", Batch: 4, Vocab: 128256, Dist: testcases.LLMLike, Seed: 5,
+			K: testcases.KConst(50), P: testcases.PConst(0.9)},
+		testcases.Case{Name: "llm_large_p0.9", Batch: 4, Vocab: 128256, Dist: testcases.LLMLike, Seed: 6,
+			P: testcases.PConst(0.9)})
+	ablations := []native.Ablation{native.AblateNoTruncation, native.AblateForceFallback, native.AblateBinarySearch,
+		native.AblateBinarySearch | native.AblateForceFallback}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			orig, k, p := c.Args()
+			for _, keepTies := range []bool{false, true} {
+				want, wantStats := ablatedRun(t, nc, orig, c.Batch, c.Vocab, k, p, keepTies, 0)
+				for r, st := range wantStats {
+					require.Contains(t, []int32{0, 1}, st.Hit, "row %d", r)
+					require.GreaterOrEqual(t, st.Candidates, int32(0), "row %d", r)
+				}
+				for _, a := range ablations {
+					got, stats := ablatedRun(t, nc, orig, c.Batch, c.Vocab, k, p, keepTies, a)
+					require.Equal(t, bitsOf(want), bitsOf(got), "ablation %#x keepTies %v", a, keepTies)
+					for r, st := range stats {
+						filtered := (k != nil && k[r] > 0 && int(k[r]) < c.Vocab) || (p != nil && p[r] < 1)
+						if !filtered {
+							continue
+						}
+						if a&native.AblateNoTruncation != 0 {
+							require.Zero(t, st.Candidates, "row %d: candidates without truncation", r)
+						}
+						if a&(native.AblateNoTruncation|native.AblateForceFallback) != 0 {
+							require.Zero(t, st.Hit, "row %d: a hit despite ablation %#x", r, a)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// ablatedRun masks a copy of logits on the device with BenchTopKTopP and
+// returns the output and the row counters.
+func ablatedRun(t *testing.T, nc *native.Ctx, logits []float32, batch, vocab int, k []int32, p []float32,
+	keepTies bool, a native.Ablation) ([]float32, []native.RowStats) {
+	t.Helper()
+	dev := deviceCopy(t, nc, logits)
+	stats, err := nc.Malloc(batch * native.RowStatsBytes)
+	require.NoError(t, err)
+	defer nc.Free(stats)
+	r := &native.Request{Logits: dev, DType: native.F32, Batch: batch, Vocab: vocab, RowStride: vocab,
+		KeepTies: keepTies}
+	if k != nil {
+		r.KDevice = deviceCopy(t, nc, k)
+	}
+	if p != nil {
+		r.PDevice = deviceCopy(t, nc, p)
+	}
+	require.NoError(t, nc.BenchTopKTopP(r, a, stats))
+	require.NoError(t, nc.Sync(0))
+	out := make([]float32, len(logits))
+	require.NoError(t, native.CopyFromDevice(nc, out, dev))
+	rows := make([]native.RowStats, batch)
+	require.NoError(t, native.CopyFromDevice(nc, rows, stats))
+	for _, d := range []uintptr{dev, r.KDevice, r.PDevice} {
+		if d != 0 {
+			nc.Free(d)
+		}
+	}
+	return out, rows
+}
+
+// deviceCopy uploads xs to new device memory.
+func deviceCopy[T int32 | float32](t *testing.T, nc *native.Ctx, xs []T) uintptr {
+	t.Helper()
+	dev, err := nc.Malloc(max(len(xs), 1) * 4)
+	require.NoError(t, err)
+	require.NoError(t, native.CopyToDevice(nc, dev, xs))
+	return dev
+}
