@@ -184,7 +184,7 @@ func parseOptions(args []string, out io.Writer) (options, error) {
 	fs.BoolVar(&o.keepTies, "keep-ties", false, "KeepTies tie mode instead of Exact")
 	fs.BoolVar(&o.verify, "verify", true, "compare the backend's output with the reference's (when the reference runs)")
 	fs.StringVar(&o.format, "format", "table", "output on stdout: table, bench (Go benchmark lines for benchstat) or json")
-	fs.StringVar(&o.plot, "plot", "", "also write an SVG plot of rows/s against batch, one line per vocab, to this file")
+	fs.StringVar(&o.plot, "plot", "", "also write a plot to this file, PNG or SVG by its extension: rows/s and call time over the floor against batch, one line per vocab, dtype and k/p setting")
 	fs.BoolVar(&o.progress, "progress", true, "show a progress bar on stderr (only when stderr is a terminal)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usageHead)
@@ -257,8 +257,8 @@ func (o options) check() error {
 		return fmt.Errorf("unknown -sweep %q (only \"anchors\")", o.sweep)
 	case o.format != "table" && o.format != "bench" && o.format != "json":
 		return fmt.Errorf("unknown -format %q (table, bench or json)", o.format)
-	case o.plot != "" && !strings.HasSuffix(strings.ToLower(o.plot), ".svg"):
-		return fmt.Errorf("-plot %q: only SVG output (a name ending in .svg)", o.plot)
+	case o.plot != "" && !plotFileOK(o.plot):
+		return fmt.Errorf("-plot %q: want a name ending in .png or .svg (the extension picks the format)", o.plot)
 	}
 	return nil
 }

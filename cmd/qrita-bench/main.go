@@ -90,17 +90,30 @@ func render(w io.Writer, format string, env benchfmt.Env, results []benchfmt.Res
 	return benchfmt.Table(w, env, results)
 }
 
+// writePlot writes the figure of the results to path, a PNG or an SVG by
+// its extension (benchfmt.Plot: throughput and time over the floor
+// against batch).
 func writePlot(path string, env benchfmt.Env, results []benchfmt.Result) error {
+	format, err := benchfmt.PlotFormat(path)
+	if err != nil {
+		return err
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	title := fmt.Sprintf("qrita-bench: %s backend, rows/s against batch", env.Backend)
-	if err := benchfmt.SVG(f, title, results); err != nil {
+	title := fmt.Sprintf("qrita-bench: %s backend, rows/s and time over the floor against batch", env.Backend)
+	if err := benchfmt.Plot(f, format, title, results); err != nil {
 		f.Close()
 		return err
 	}
 	return f.Close()
+}
+
+// plotFileOK says whether -plot names a format benchfmt.Plot writes.
+func plotFileOK(path string) bool {
+	_, err := benchfmt.PlotFormat(path)
+	return err == nil
 }
 
 // verdict sums the verifications (a line after a table) and fails if a

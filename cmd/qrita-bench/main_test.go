@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"image/png"
 	"io"
 	"os"
 	"path/filepath"
@@ -83,7 +84,8 @@ func TestSweepIsTheCrossProduct(t *testing.T) {
 }
 
 func TestBenchFormatAndPlot(t *testing.T) {
-	svg := filepath.Join(t.TempDir(), "plot.svg")
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "plot.svg")
 	out := runArgs(t, "-batch", "1,4", "-vocab", "2048,llama3", "-reps", "1", "-warmup", "0", "-format", "bench",
 		"-plot", svg)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -100,8 +102,22 @@ func TestBenchFormatAndPlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), ">V=2048<") || !strings.Contains(string(b), ">V=128256<") {
-		t.Errorf("plot lacks a line per vocab:\n%s", b)
+	for _, want := range []string{">V=2048</text>", ">V=128256</text>", ">qrita-bench: cpu backend", ">rows/s</text>",
+		">(read-once)</text>"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("SVG plot lacks %q:\n%s", want, b)
+		}
+	}
+	// The extension picks the format.
+	pngPath := filepath.Join(dir, "plot.PNG")
+	runArgs(t, "-batch", "2", "-vocab", "3000", "-reps", "1", "-warmup", "0", "-plot", pngPath)
+	f, err := os.Open(pngPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if img, err := png.Decode(f); err != nil || img.Bounds().Dx() != 960 {
+		t.Errorf("PNG plot: %v", err)
 	}
 }
 
@@ -230,7 +246,7 @@ func TestBadOptions(t *testing.T) {
 	for _, args := range [][]string{
 		{"-batch", "0"}, {"-batch", "1,,x"}, {"-vocab", "-1"}, {"-vocab", "llama4"}, {"-reps", "0"}, {"-dist", "nope"},
 		{"-warmup", "-1"}, {"extra"}, {"-dtype", "bf16"}, {"-dtype", "fp64", "-backend", "cuda"},
-		{"-devices", "0,1"}, {"-format", "csv"}, {"-plot", "x.png"}, {"-backend", "tpu"}, {"-p", "nan"},
+		{"-devices", "0,1"}, {"-format", "csv"}, {"-plot", "x.pdf"}, {"-plot", "plot"}, {"-backend", "tpu"}, {"-p", "nan"},
 		{"-ref=maybe"}, {"-sweep", "all"}, {"-gpu-inner", "0"}, {"-k", "-3"},
 	} {
 		if _, err := parseOptions(args, io.Discard); err == nil {

@@ -1,7 +1,8 @@
 // Package benchfmt holds qrita-bench's results and renders them: a
-// readable table, Go benchmark lines (benchstat-ready), JSON, and an SVG
-// plot of throughput against batch size. Rendering is a pure function of
-// the results, so golden files pin every format.
+// readable table, Go benchmark lines (benchstat-ready), JSON, and a PNG or
+// SVG plot of throughput and time over the floor against batch size
+// (gonum.org/v1/plot). Rendering is a pure function of the results, so
+// golden files pin the text formats.
 package benchfmt
 
 import (

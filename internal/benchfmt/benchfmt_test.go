@@ -167,27 +167,6 @@ func TestJSONGolden(t *testing.T) {
 	}
 }
 
-func TestSVGGolden(t *testing.T) {
-	var b bytes.Buffer
-	if err := SVG(&b, "qrita-bench: cuda, k=50 p=0.9", gpuResults()); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "gpu.svg.golden", b.Bytes())
-	if !strings.Contains(b.String(), ">V=262208 gpu1<") {
-		t.Error("legend must name the vocab and the device, the settings that differ")
-	}
-	b.Reset()
-	if err := SVG(&b, "one point <&>", cpuResults()[2:]); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "one point &lt;&amp;&gt;") || strings.Contains(b.String(), "polyline") {
-		t.Errorf("single point plot:\n%s", b.String())
-	}
-	if err := SVG(&b, "", nil); err == nil {
-		t.Error("a plot of nothing must fail")
-	}
-}
-
 func TestDerivedFiguresStayFinite(t *testing.T) {
 	r := Result{Batch: 4, CallNs: -10, FloorNs: 0, RefNs: 100}
 	if r.RowsPerSec() != 0 || r.XFloor() != 0 || r.Speedup() != 0 {
