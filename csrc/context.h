@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <mutex>
+#include <vector>
 
 #include "../cuda/compat.cuh"
 #include "../cuda/launch.cuh"
@@ -26,6 +27,13 @@ struct StagingSlot {
   cudaEvent_t done = nullptr;
 };
 
+// The split kernels' workspace of one stream: calls on a stream run in
+// order, so they can share it; calls on other streams get their own.
+struct StreamWorkspace {
+  cudaStream_t stream = nullptr;
+  void* mem = nullptr;
+};
+
 }  // namespace qrita_host
 
 struct qrita_ctx {
@@ -35,6 +43,8 @@ struct qrita_ctx {
   std::mutex mu;                  // one call at a time on this context
   qrita_host::StagingSlot slots[qrita_host::kStagingSlots];
   int next_slot = 0;
+  size_t split_bytes = 0;  // workspace per stream (fixed by the device)
+  std::vector<qrita_host::StreamWorkspace> split_ws;
   char err[512] = {0};
 };
 

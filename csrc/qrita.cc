@@ -53,6 +53,27 @@ qrita_status grow_slot(qrita_ctx* ctx, StagingSlot& s, int64_t rows) {
   return QRITA_OK;
 }
 
+// The split kernels' workspace for stream, allocated on its first use;
+// null (the one-block-per-row kernel runs instead) when it cannot be
+// allocated now: out of memory, or the stream is being captured into a
+// graph, where allocation is not allowed.
+void* stream_workspace(qrita_ctx* ctx, cudaStream_t stream) {
+  for (const StreamWorkspace& w : ctx->split_ws)
+    if (w.stream == stream) return w.mem;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  void* mem = nullptr;
+  if (cudaMalloc(&mem, ctx->split_bytes) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  ctx->split_ws.push_back(StreamWorkspace{stream, mem});
+  return mem;
+}
+
 // Enqueues the kernel; host k/p go through a staging slot first.
 qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32_t* out_count, int64_t max_ids,
                  const BenchKnobs& knobs) {
@@ -72,6 +93,12 @@ qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32
   prm.p = r->p_on_device ? r->p : nullptr;
   prm.ablation = knobs.ablation;
   prm.row_stats = knobs.row_stats;
+  const qrita::LaunchLimits& lim = ctx->limits[r->dtype];
+  const int parts = out_ids ? 1 : qrita::split_slices(lim, r->batch, r->vocab);
+  if (parts > 1) {
+    prm.split_ws = stream_workspace(ctx, stream);
+    prm.split_slices = prm.split_ws ? parts : 1;
+  }
 
   StagingSlot* slot = nullptr;
   if ((r->k && !r->k_on_device) || (r->p && !r->p_on_device)) {
@@ -91,7 +118,7 @@ qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32
       prm.p = slot->dev_p;
     }
   }
-  QRITA_TRY(ctx, qrita::launch_truncate(static_cast<qrita::DType>(r->dtype), prm, ctx->limits[r->dtype], stream));
+  QRITA_TRY(ctx, qrita::launch_truncate(static_cast<qrita::DType>(r->dtype), prm, lim, stream));
   if (slot) QRITA_TRY(ctx, cudaEventRecord(slot->done, stream));
   return QRITA_OK;
 }
@@ -135,6 +162,8 @@ qrita_status qrita_create(int device, qrita_ctx** out) {
     QRITA_TRY(ctx, qrita::truncate_limits(static_cast<qrita::DType>(d), ctx->multiprocessors, &ctx->limits[d]));
     if (ctx->limits[d].many_rows_grid < 1)
       return fail(ctx, QRITA_ERR_UNSUPPORTED, "the kernel does not fit on device %d", device);
+    const size_t split = qrita::split_workspace_bytes(ctx->limits[d]);
+    if (split > ctx->split_bytes) ctx->split_bytes = split;
   }
   for (StagingSlot& s : ctx->slots) QRITA_TRY(ctx, cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
   return QRITA_OK;
@@ -153,6 +182,7 @@ void qrita_destroy(qrita_ctx* ctx) {
       (void)cudaFree(s.dev_k);
       (void)cudaFree(s.dev_p);
     }
+    for (const StreamWorkspace& w : ctx->split_ws) (void)cudaFree(w.mem);
   }
   (void)cudaGetLastError();
   delete ctx;

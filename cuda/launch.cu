@@ -1,4 +1,5 @@
 #include "launch.cuh"
+#include "split_kernel.cuh"
 #include "truncate_kernel.cuh"
 
 namespace qrita {
@@ -6,6 +7,8 @@ namespace {
 
 using FewRows = BlockShape<TruncatePolicy, TruncatePolicy::kFewRowsThreads, TruncatePolicy::kFewRowsBlocksPerSM>;
 using ManyRows = BlockShape<TruncatePolicy, TruncatePolicy::kManyRowsThreads, TruncatePolicy::kManyRowsBlocksPerSM>;
+// The split kernels run many narrow blocks: a part of a row is short.
+using SplitRows = ManyRows;
 
 template <class Shape, class E>
 cudaError_t launch_shape(const TruncateParams& prm, int64_t grid, cudaStream_t stream) {
@@ -15,7 +18,19 @@ cudaError_t launch_shape(const TruncateParams& prm, int64_t grid, cudaStream_t s
 }
 
 template <class E>
+cudaError_t launch_split(const TruncateParams& prm, cudaStream_t stream) {
+  const unsigned grid = static_cast<unsigned>(prm.batch * prm.split_slices);
+  constexpr size_t kShared = sizeof(TruncateShared<SplitRows>);
+  gather_slices_kernel<SplitRows, E><<<grid, SplitRows::kBlockThreads, kShared, stream>>>(prm);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return e;
+  finish_slices_kernel<SplitRows, E><<<grid, SplitRows::kBlockThreads, kShared, stream>>>(prm);
+  return cudaGetLastError();
+}
+
+template <class E>
 cudaError_t launch_typed(const TruncateParams& prm, const LaunchLimits& lim, cudaStream_t stream) {
+  if (prm.split_slices > 1) return launch_split<E>(prm, stream);
   if (prm.batch <= lim.multiprocessors) return launch_shape<FewRows, E>(prm, prm.batch, stream);
   const int64_t grid = prm.batch < lim.many_rows_grid ? prm.batch : lim.many_rows_grid;
   return launch_shape<ManyRows, E>(prm, grid, stream);
@@ -30,14 +45,35 @@ cudaError_t occupancy_typed(int multiprocessors, LaunchLimits* lim) {
   e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&many, truncate_rows_kernel<ManyRows, E>,
                                                     ManyRows::kBlockThreads, sizeof(TruncateShared<ManyRows>));
   if (e != cudaSuccess) return e;
+  int gather = 0, finish = 0;
+  constexpr size_t kSplitShared = sizeof(TruncateShared<SplitRows>);
+  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&gather, gather_slices_kernel<SplitRows, E>,
+                                                    SplitRows::kBlockThreads, kSplitShared);
+  if (e != cudaSuccess) return e;
+  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&finish, finish_slices_kernel<SplitRows, E>,
+                                                    SplitRows::kBlockThreads, kSplitShared);
+  if (e != cudaSuccess) return e;
   lim->multiprocessors = multiprocessors;
   lim->many_rows_grid = (few > 0 && many > 0) ? int64_t(many) * multiprocessors : 0;
+  lim->split_blocks = int64_t(gather < finish ? gather : finish) * multiprocessors;
   return cudaSuccess;
 }
 
 }  // namespace
 
 int truncate_candidate_capacity() { return TruncatePolicy::kCandidateCapacity; }
+
+int split_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab) {
+  if (batch < 1) return 1;
+  int64_t parts = lim.split_blocks / batch;
+  parts = parts < vocab / SplitRows::kMinSliceEntries ? parts : vocab / SplitRows::kMinSliceEntries;
+  parts = parts < SplitRows::kMaxSlices ? parts : SplitRows::kMaxSlices;
+  return parts >= 2 ? static_cast<int>(parts) : 1;
+}
+
+size_t split_workspace_bytes(const LaunchLimits& lim) {
+  return static_cast<size_t>(lim.split_blocks) * sizeof(SliceRegionOf<SplitRows>);
+}
 
 cudaError_t truncate_limits(DType dtype, int multiprocessors, LaunchLimits* lim) {
   switch (dtype) {

@@ -26,6 +26,10 @@ struct TruncateAlgorithmPolicy {
   static constexpr int kMaxTargetDivisor = 4;
   // The threshold moves this many deviations down for safety.
   static constexpr float kSigmaMargin = 0.25f;
+  // Small batches cut each row into parts of at least this many entries,
+  // at most kMaxSlices parts (cuda/split_kernel.cuh).
+  static constexpr int kMinSliceEntries = 8192;
+  static constexpr int kMaxSlices = 32;
 };
 
 // One CTA per row, persistent over rows. Batches no larger than the

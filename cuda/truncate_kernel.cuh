@@ -102,12 +102,12 @@ __device__ __forceinline__ void append_candidate(bool pred, uint32_t bits, uint3
   }
 }
 
-// Pass 2: gathers keys >= key_thr; counts keepable entries, the largest
-// key and, when want_rest_mass, the mass of the others relative to the
-// threshold value.
+// Pass 2 over the part [lo, hi) of a row: gathers keys >= key_thr (with
+// their row indices); counts keepable entries, the largest key and, when
+// want_rest_mass, the mass of the others relative to the threshold value.
 template <class Policy, class E, class Sh>
-__device__ void gather_candidates(const typename E::bits_t* row, uint32_t n, uint32_t key_thr, bool want_rest_mass,
-                                  Sh& sh) {
+__device__ void gather_candidates(const typename E::bits_t* row, uint32_t lo, uint32_t hi, uint32_t key_thr,
+                                  bool want_rest_mass, Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
   if (threadIdx.x == 0) {
     sh.cand_count = 0;
@@ -119,7 +119,7 @@ __device__ void gather_candidates(const typename E::bits_t* row, uint32_t n, uin
   const float thr = float_of_key(key_thr);
   uint32_t keepable_count = 0, max_key = 0;
   mass_t rest = 0;
-  for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
+  for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t first, const auto& b, bool live) {
     constexpr int kCount = decltype(count)::value;
     uint32_t keys[kCount];
     bool any = false;
@@ -137,7 +137,7 @@ __device__ void gather_candidates(const typename E::bits_t* row, uint32_t n, uin
     if (!warp_any(any)) return;
 #pragma unroll
     for (int t = 0; t < kCount; ++t)
-      append_candidate(keepable(keys[t]) && keys[t] >= key_thr, b[t], first + t, sh);
+      append_candidate(keepable(keys[t]) && keys[t] >= key_thr, b[t], lo + first + t, sh);
   });
   keepable_count = warp_sum(keepable_count);
   rest = warp_sum(rest);
@@ -152,7 +152,8 @@ __device__ void gather_candidates(const typename E::bits_t* row, uint32_t n, uin
 
 struct RowPlan {
   Cut cut;
-  bool in_shared;  // every kept entry is a candidate in shared memory
+  bool in_shared;          // every kept entry is a candidate in shared memory
+  bool needs_row = false;  // undecided: the whole-row search was not allowed
 };
 
 // Benchmark-only ablations (qrita_bench.h's qrita_ablation bits).
@@ -160,22 +161,42 @@ constexpr unsigned kAblateNoTruncation = 1;   // no candidates: whole-row search
 constexpr unsigned kAblateForceFallback = 2;  // gather, then search the row anyway
 constexpr unsigned kAblateBinarySearch = 4;   // one key bit per search step
 
-// Steps 1-3: decides the kept set of one row.
+// What a row asks for.
+struct RowAsk {
+  int32_t k;
+  float p;
+  bool want_k;  // 0 < k < n
+  bool want_p;  // p < 1 (a NaN p in a device array: top-p off)
+
+  __device__ RowAsk(int32_t k_, float p_, uint32_t n)
+      : k(k_), p(p_), want_k(k_ > 0 && static_cast<uint32_t>(k_) < n), want_p(p_ < 1.0f) {}
+  __device__ bool any() const { return want_k || want_p; }
+};
+
+// Step 1: the sigma threshold of a row (the same for every part of it).
+// No key reaches ~0u (+Inf's is lower), so the no-truncation ablation
+// gathers nothing and still counts the keepable entries and the maximum.
 template <class Policy, class E, class Sh>
-__device__ RowPlan plan_row(const typename E::bits_t* row, uint32_t n, int32_t k, float p, bool keep_ties,
-                            unsigned ablation, Sh& sh) {
+__device__ uint32_t row_threshold(const typename E::bits_t* row, uint32_t n, const RowAsk& ask, unsigned ablation,
+                                  Sh& sh) {
+  if (ablation & kAblateNoTruncation) return ~0u;
+  return sigma_threshold<Policy, E>(row, n, candidate_target<Policy>(ask.want_k, ask.k), sh);
+}
+
+// Step 3: decides the kept set of a row from what the gather left in sh
+// (candidates, their count, keepable entries, maximum, rest mass). When
+// the candidates do not settle it and may_read_row is false, returns a
+// plan with needs_row set before reading the row (another block may be
+// writing it).
+template <class Policy, class E, class Sh>
+__device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const RowAsk& ask, bool keep_ties,
+                              unsigned ablation, uint32_t key_thr, bool may_read_row, Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
   using Shared = SharedSource<E, kThreads, Sh>;
   using Global = GlobalSource<E, kThreads, Policy::kLoadsInFlight>;
-  const bool want_k = k > 0 && static_cast<uint32_t>(k) < n;
-  const bool want_p = p < 1.0f;  // NaN p in a device array: top-p off
-
-  // No key reaches ~0u (+Inf's is lower), so the no-truncation ablation
-  // gathers nothing and still counts the keepable entries and the maximum.
-  const uint32_t key_thr = (ablation & kAblateNoTruncation)
-                               ? ~0u
-                               : sigma_threshold<Policy, E>(row, n, candidate_target<Policy>(want_k, k), sh);
-  gather_candidates<Policy, E>(row, n, key_thr, want_p && !want_k, sh);
+  const int32_t k = ask.k;
+  const float p = ask.p;
+  const bool want_k = ask.want_k, want_p = ask.want_p;
   const uint32_t cands = sh.cand_count, keepable_n = sh.n_keepable;
   // The buffer holds every key >= key_thr.
   const bool complete = cands <= Sh::kCapacity && !(ablation & kAblateForceFallback);
@@ -184,12 +205,14 @@ __device__ RowPlan plan_row(const typename E::bits_t* row, uint32_t n, int32_t k
 
   RowPlan plan{Cut{kPivotAll, keepable_n}, false};
   if (keepable_n == 0) return RowPlan{Cut{kPivotNone, 0}, true};
+  const RowPlan undecided{Cut{kPivotAll, keepable_n}, false, true};
 
   const bool do_k = want_k && static_cast<uint32_t>(k) < keepable_n;
   if (do_k) {
     if (complete && cands >= static_cast<uint32_t>(k)) {
       plan = RowPlan{select_rank(shared, sh, kPivotAll, k, keep_ties), true};
     } else {
+      if (!may_read_row) return undecided;
       plan = RowPlan{select_rank(global, sh, kPivotAll, k, keep_ties), false};
     }
   }
@@ -203,6 +226,7 @@ __device__ RowPlan plan_row(const typename E::bits_t* row, uint32_t n, int32_t k
   const bool top_in_shared = complete && cands > 0;
   if (p <= 0.0f) {
     if (top_in_shared) return RowPlan{select_rank(shared, sh, plan.cut.pivot, 1, keep_ties), true};
+    if (!may_read_row) return undecided;
     return RowPlan{select_rank(global, sh, plan.cut.pivot, 1, keep_ties), false};
   }
   if (plan.in_shared) {
@@ -218,28 +242,40 @@ __device__ RowPlan plan_row(const typename E::bits_t* row, uint32_t n, int32_t k
     const double goal = double(p) * (double(zc) + rest);
     if (double(zc) >= goal) return RowPlan{select_mass(shared, sh, kPivotAll, goal, scale, keep_ties), true};
   }
+  if (!may_read_row) return undecided;
   const mass_t z = mass_total<kThreads>(global, sh, plan.cut.pivot, scale);
   return RowPlan{select_mass(global, sh, plan.cut.pivot, double(p) * double(z), scale, keep_ties), false};
 }
 
-// Step 4, mask output: only writes, when the kept entries are candidates.
+// Steps 1-3 for a row one block reads alone.
 template <class Policy, class E, class Sh>
-__device__ void write_mask(typename E::bits_t* row, uint32_t n, const RowPlan& plan, Sh& sh) {
+__device__ RowPlan plan_row(const typename E::bits_t* row, uint32_t n, const RowAsk& ask, bool keep_ties,
+                            unsigned ablation, Sh& sh) {
+  const uint32_t key_thr = row_threshold<Policy, E>(row, n, ask, ablation, sh);
+  gather_candidates<Policy, E>(row, 0, n, key_thr, ask.want_p && !ask.want_k, sh);
+  return decide_row<Policy, E>(row, n, ask, keep_ties, ablation, key_thr, true, sh);
+}
+
+// Step 4, mask output over the part [lo, hi) of a row: only writes, when
+// the kept entries are candidates.
+template <class Policy, class E, class Sh>
+__device__ void write_mask(typename E::bits_t* row, uint32_t lo, uint32_t hi, const RowPlan& plan, Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
   using bits_t = typename E::bits_t;
   const Pivot pv = plan.cut.pivot;
   if (plan.in_shared) {
-    fill_neg_inf<E, kThreads>(row, n);
+    fill_neg_inf<E, kThreads>(row + lo, hi - lo);
     __syncthreads();  // the fill lands before the kept values
     const uint32_t cands = min(sh.cand_count, static_cast<uint32_t>(Sh::kCapacity));
     for (uint32_t i = threadIdx.x; i < cands; i += kThreads) {
+      const uint32_t idx = sh.cand_idx[i];
       const bits_t b = static_cast<bits_t>(sh.cand_bits[i]);
-      if (at_or_above(key_of(E::to_float(b)), sh.cand_idx[i], pv)) row[sh.cand_idx[i]] = b;
+      if (idx >= lo && idx < hi && at_or_above(key_of(E::to_float(b)), idx, pv)) row[idx] = b;
     }
     return;
   }
   // Read, compare, write what changes.
-  for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
+  for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t first, const auto& b, bool live) {
     constexpr int kCount = decltype(count)::value;
     if (!live) return;
     bits_t out[kCount];
@@ -247,11 +283,11 @@ __device__ void write_mask(typename E::bits_t* row, uint32_t n, const RowPlan& p
 #pragma unroll
     for (int t = 0; t < kCount; ++t) {
       const uint32_t key = key_of(E::to_float(b[t]));
-      const bool keep = keepable(key) && at_or_above(key, first + t, pv);
+      const bool keep = keepable(key) && at_or_above(key, lo + first + t, pv);
       out[t] = keep ? b[t] : E::kNegInf;
       changed |= out[t] != b[t];
     }
-    if (changed) store_chunk<E, kCount>(row, first, out);
+    if (changed) store_chunk<E, kCount>(row + lo, first, out);
   });
 }
 
@@ -296,6 +332,13 @@ __device__ void write_ids(const typename E::bits_t* row, uint32_t n, RowPlan pla
   if (threadIdx.x == 0) *count = static_cast<int32_t>(total);
 }
 
+// The benchmark counters of row r (qrita_row_stats), by thread 0.
+__device__ __forceinline__ void record_row_stats(const TruncateParams& prm, int64_t r, uint32_t cands, bool hit) {
+  if (!prm.row_stats || threadIdx.x != 0) return;
+  prm.row_stats[2 * r] = static_cast<int32_t>(min(cands, 0x7fffffffu));
+  prm.row_stats[2 * r + 1] = hit;
+}
+
 template <class Policy>
 using TruncateShared = RowShared<Policy::kCandidateCapacity, Policy::kRankedSurvivors>;
 
@@ -313,28 +356,21 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
   __syncthreads();
   for (int64_t r = blockIdx.x; r < prm.batch; r += gridDim.x) {
     bits_t* row = static_cast<bits_t*>(prm.logits) + r * prm.row_stride;
-    const int32_t k = prm.k ? prm.k[r] : 0;
-    const float p = prm.p ? prm.p[r] : 1.0f;
+    const RowAsk ask(prm.k ? prm.k[r] : 0, prm.p ? prm.p[r] : 1.0f, n);
     const bool ids_out = prm.out_ids != nullptr;
-    if (!ids_out && !(k > 0 && static_cast<uint32_t>(k) < n) && !(p < 1.0f)) {
+    if (!ids_out && !ask.any()) {
       // No filter: only NaN entries change.
-      if (prm.row_stats && threadIdx.x == 0) {
-        prm.row_stats[2 * r] = 0;
-        prm.row_stats[2 * r + 1] = 1;
-      }
-      write_mask<Policy, E>(row, n, RowPlan{Cut{kPivotAll, 0}, false}, sh);
+      record_row_stats(prm, r, 0, true);
+      write_mask<Policy, E>(row, 0, n, RowPlan{Cut{kPivotAll, 0}, false}, sh);
       continue;
     }
-    const RowPlan plan = plan_row<Policy, E>(row, n, k, p, prm.keep_ties != 0, prm.ablation, sh);
-    if (prm.row_stats && threadIdx.x == 0) {
-      prm.row_stats[2 * r] = static_cast<int32_t>(min(sh.cand_count, 0x7fffffffu));
-      prm.row_stats[2 * r + 1] = plan.in_shared;
-    }
+    const RowPlan plan = plan_row<Policy, E>(row, n, ask, prm.keep_ties != 0, prm.ablation, sh);
+    record_row_stats(prm, r, sh.cand_count, plan.in_shared);
     if (ids_out) {
       write_ids<Policy, E>(row, n, plan, sh, prm.out_ids + r * prm.max_ids, prm.out_count + r,
                            static_cast<uint32_t>(prm.max_ids));
     } else {
-      write_mask<Policy, E>(row, n, plan, sh);
+      write_mask<Policy, E>(row, 0, n, plan, sh);
     }
     __syncthreads();  // shared memory is reused by the next row
   }

@@ -18,6 +18,8 @@ struct TruncateParams {
   int64_t max_ids;
   unsigned ablation;    // qrita_ablation bits (benchmarks); 0 for users
   int32_t* row_stats;   // device [batch][2]: candidates, hit; or null
+  void* split_ws;       // device workspace of the split kernels (split_slices > 1)
+  int split_slices;     // parts per row; 1: one block per row
 };
 
 enum class DType { kF32 = 0, kF16 = 1, kBF16 = 2 };

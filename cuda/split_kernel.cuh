@@ -1,0 +1,159 @@
+// Small batches: each row is cut into S parts, one block each, so that a
+// handful of rows still keeps every multiprocessor streaming. Two kernels:
+//   1. gather: every block computes its row's sigma threshold (the same
+//      sample, so the same threshold in every part) and gathers the
+//      candidates of its part into its own workspace region, with the
+//      part's keepable count, largest key and rest mass;
+//   2. finish: every block loads the S regions of its row in part order,
+//      decides the kept set exactly as the one-block kernel does (the same
+//      candidate set, counts and integer mass, so the same bits: results
+//      do not depend on S or on the batch), and writes the mask of its own
+//      part. When truncation misses, the block of part 0 alone runs the
+//      whole-row search and writes the whole row (the others leave the row
+//      alone: none of them reads or writes it then).
+// No atomics cross blocks and nothing needs zeroing between calls: each
+// region is written whole by one block of kernel 1 before kernel 2 reads it.
+#pragma once
+
+#include "truncate_kernel.cuh"
+
+namespace qrita {
+
+// What kernel 1 leaves for one part of a row.
+struct SliceHeader {
+  uint32_t count;     // candidates of the part (may exceed the capacity)
+  uint32_t keepable;  // keepable entries of the part
+  uint32_t max_key;
+  uint32_t key_thr;   // the row's threshold
+  mass_t mass_rest;   // mass below the threshold, relative to it
+  uint64_t reserved;  // keeps the regions 16-byte aligned
+};
+
+template <int kCap>
+struct SliceRegion {
+  SliceHeader head;
+  uint32_t bits[kCap];
+  uint32_t idx[kCap];
+};
+
+template <class Policy>
+using SliceRegionOf = SliceRegion<Policy::kCandidateCapacity>;
+
+// Part s of S of a row of n entries: boundaries on whole 16-byte vectors
+// of the narrowest element type (relative to the row start).
+__device__ __forceinline__ void slice_bounds(uint32_t n, int s, int S, uint32_t* lo, uint32_t* hi) {
+  constexpr uint32_t kAlign = 8;
+  *lo = s == 0 ? 0u : static_cast<uint32_t>(uint64_t(n) * s / S) & ~(kAlign - 1);
+  *hi = s == S - 1 ? n : static_cast<uint32_t>(uint64_t(n) * (s + 1) / S) & ~(kAlign - 1);
+}
+
+template <class Policy, class E>
+__global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM)
+    gather_slices_kernel(TruncateParams prm) {
+  using bits_t = typename E::bits_t;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  auto& sh = *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes);
+  auto* regions = static_cast<SliceRegionOf<Policy>*>(prm.split_ws);
+  const int S = prm.split_slices;
+  const uint32_t n = static_cast<uint32_t>(prm.vocab);
+  for (int64_t item = blockIdx.x; item < prm.batch * S; item += gridDim.x) {
+    const int64_t r = item / S;
+    const int s = static_cast<int>(item % S);
+    const bits_t* row = static_cast<const bits_t*>(prm.logits) + r * prm.row_stride;
+    const RowAsk ask(prm.k ? prm.k[r] : 0, prm.p ? prm.p[r] : 1.0f, n);
+    if (!ask.any()) continue;  // kernel 2 only replaces NaN
+    uint32_t lo, hi;
+    slice_bounds(n, s, S, &lo, &hi);
+    const uint32_t key_thr = row_threshold<Policy, E>(row, n, ask, prm.ablation, sh);
+    gather_candidates<Policy, E>(row, lo, hi, key_thr, ask.want_p && !ask.want_k, sh);
+    auto& reg = regions[item];
+    const uint32_t kept = min(sh.cand_count, static_cast<uint32_t>(Policy::kCandidateCapacity));
+    for (uint32_t i = threadIdx.x; i < kept; i += Policy::kBlockThreads) {
+      reg.bits[i] = sh.cand_bits[i];
+      reg.idx[i] = sh.cand_idx[i];
+    }
+    if (threadIdx.x == 0) reg.head = SliceHeader{sh.cand_count, sh.n_keepable, sh.max_key, key_thr, sh.mass_rest, 0};
+    __syncthreads();  // shared memory is reused by the next item
+  }
+}
+
+// Loads the S regions of a row into sh as one gather would have left them;
+// returns the row's threshold.
+template <class Policy, class Sh>
+__device__ uint32_t load_row_regions(const SliceRegionOf<Policy>* regs, int S, Sh& sh) {
+  constexpr uint32_t kCap = Policy::kCandidateCapacity;
+  static_assert(Policy::kMaxSlices <= kWarpSize, "one lane per part");
+  if (warp_id() == 0) {
+    const bool mine = lane_id() < S;
+    const SliceHeader h = mine ? regs[lane_id()].head : SliceHeader{0, 0, 0, 0, 0, 0};
+    const uint32_t incl = warp_inclusive_scan(h.count);
+    uint32_t max_key = h.max_key;
+    for (int off = kWarpSize / 2; off > 0; off /= 2) max_key = max(max_key, warp_shfl_xor(max_key, off));
+    const uint32_t keepable_n = warp_sum(h.keepable);
+    const mass_t rest = warp_sum(h.mass_rest);
+    if (mine) sh.hist_count[lane_id()] = incl - h.count;  // where the part's candidates start
+    if (lane_id() == kWarpSize - 1) {
+      sh.cand_count = incl;
+      sh.n_keepable = keepable_n;
+      sh.max_key = max_key;
+      sh.mass_rest = rest;
+    }
+    if (lane_id() == 0) sh.choice.digit = h.key_thr;
+  }
+  __syncthreads();
+  const uint32_t key_thr = sh.choice.digit;
+  if (sh.cand_count <= kCap) {
+    for (int j = 0; j < S; ++j) {
+      const uint32_t first = sh.hist_count[j];
+      const uint32_t count = regs[j].head.count;
+      for (uint32_t i = threadIdx.x; i < count; i += Policy::kBlockThreads) {
+        sh.cand_bits[first + i] = regs[j].bits[i];
+        sh.cand_idx[first + i] = regs[j].idx[i];
+      }
+    }
+  }
+  __syncthreads();
+  return key_thr;
+}
+
+template <class Policy, class E>
+__global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM)
+    finish_slices_kernel(TruncateParams prm) {
+  using bits_t = typename E::bits_t;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  auto& sh = *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes);
+  const auto* regions = static_cast<const SliceRegionOf<Policy>*>(prm.split_ws);
+  const int S = prm.split_slices;
+  const uint32_t n = static_cast<uint32_t>(prm.vocab);
+  if (threadIdx.x == 0) sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
+  __syncthreads();
+  for (int64_t item = blockIdx.x; item < prm.batch * S; item += gridDim.x) {
+    const int64_t r = item / S;
+    const int s = static_cast<int>(item % S);
+    bits_t* row = static_cast<bits_t*>(prm.logits) + r * prm.row_stride;
+    const RowAsk ask(prm.k ? prm.k[r] : 0, prm.p ? prm.p[r] : 1.0f, n);
+    uint32_t lo, hi;
+    slice_bounds(n, s, S, &lo, &hi);
+    if (!ask.any()) {
+      if (s == 0) record_row_stats(prm, r, 0, true);
+      write_mask<Policy, E>(row, lo, hi, RowPlan{Cut{kPivotAll, 0}, false}, sh);
+      continue;
+    }
+    const uint32_t key_thr = load_row_regions<Policy>(regions + r * S, S, sh);
+    const bool ties = prm.keep_ties != 0;
+    RowPlan plan = decide_row<Policy, E>(row, n, ask, ties, prm.ablation, key_thr, false, sh);
+    if (plan.needs_row) {
+      if (s == 0) {
+        plan = decide_row<Policy, E>(row, n, ask, ties, prm.ablation, key_thr, true, sh);
+        record_row_stats(prm, r, sh.cand_count, false);
+        write_mask<Policy, E>(row, 0, n, plan, sh);
+      }
+    } else {
+      if (s == 0) record_row_stats(prm, r, sh.cand_count, plan.in_shared);
+      write_mask<Policy, E>(row, lo, hi, plan, sh);
+    }
+    __syncthreads();  // shared memory is reused by the next item
+  }
+}
+
+}  // namespace qrita
