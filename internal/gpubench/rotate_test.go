@@ -12,13 +12,13 @@ func TestRotation(t *testing.T) {
 		count int
 		cold  bool
 	}{
-		{"1x128256 fp32", 128256 * 4, l2, 300, true},        // 513024 -> stride 513024; 150 MiB / 513024 = 306.6
-		{"1x128256 bf16", 128256 * 2, l2, 614, true},        // 256512 -> stride 256512
-		{"64x128256 fp32", 64 * 128256 * 4, l2, 5, true},    // 32.8 MB
-		{"exactly 3 L2", 3 * l2, l2, 1, true},               // one buffer is already cold
+		{"1x128256 fp32", 128256 * 4, l2, 300, true},         // 513024 -> stride 513024; 150 MiB / 513024 = 306.6
+		{"1x128256 bf16", 128256 * 2, l2, 614, true},         // 256512 -> stride 256512
+		{"64x128256 fp32", 64 * 128256 * 4, l2, 5, true},     // 32.8 MB
+		{"exactly 3 L2", 3 * l2, l2, 1, true},                // one buffer is already cold
 		{"4096x262208 fp32", 4096 * 262208 * 4, l2, 1, true}, // 4.3 GB: above the byte cap, one buffer
-		{"tiny", 1000, l2, MaxRotation, false},              // count cap: 1024 x 1024 B, far below 3 x L2
-		{"no L2 size", 128256 * 4, 0, MaxRotation, false}, // 3 x 256 MiB needs 1570: the count cap binds
+		{"tiny", 1000, l2, MaxRotation, false},               // count cap: 1024 x 1024 B, far below 3 x L2
+		{"no L2 size", 128256 * 4, 0, MaxRotation, false},    // 3 x 256 MiB needs 1570: the count cap binds
 		{"empty", 0, l2, 1, false},
 	} {
 		count, cold := Rotation(tc.bytes, tc.l2)
