@@ -13,10 +13,6 @@ import (
 	"github.com/qrita-project/qrita/sampler"
 )
 
-// DefaultMaxIDs is the width of the compact id output the ids cases time:
-// a generous bound on the kept set of a k=50 / p=0.9 row.
-const DefaultMaxIDs = 1024
-
 // Spec is one benchmark case.
 type Spec struct {
 	Batch, Vocab int
@@ -64,9 +60,6 @@ type Options struct {
 	Sort   bool   // also time the sort-based baseline
 	Stats  bool   // also collect the per-row counters of one untimed call
 }
-
-// DefaultWarmup is the number of untimed timings before the timed ones.
-const DefaultWarmup = 2
 
 func (o Options) withDefaults() (Options, error) {
 	if o.Warmup == 0 {
