@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/qrita-project/qrita/internal/benchfmt"
 	"github.com/qrita-project/qrita/internal/gpubench"
 	"github.com/qrita-project/qrita/internal/npy"
 	"github.com/qrita-project/qrita/internal/testcases"
@@ -19,6 +20,8 @@ type benchCase struct {
 	distName     string // the dist's name, or npy:<file name>
 	dtype        sampler.DType
 	logits       []float32 // from -npy; nil: generated from dist and the seed
+	out          string    // GPU: benchfmt.OutMask or OutIDs
+	ablation     ablation  // GPU: kernel switches (none on the CPU)
 }
 
 // shape is what the logits of a case depend on: cases of one shape share
@@ -31,7 +34,14 @@ type shape struct {
 func (c benchCase) shape() shape { return shape{c.batch, c.vocab, c.distName} }
 
 func (c benchCase) String() string {
-	return fmt.Sprintf("B=%d V=%d k=%d p=%g %s %s", c.batch, c.vocab, c.k, c.p, c.distName, c.dtype)
+	s := fmt.Sprintf("B=%d V=%d k=%d p=%g %s %s", c.batch, c.vocab, c.k, c.p, c.distName, c.dtype)
+	if c.out == benchfmt.OutIDs {
+		s += " ids"
+	}
+	if !c.ablation.none() {
+		s += " ablation=" + c.ablation.String()
+	}
+	return s
 }
 
 // input returns the case's logits, fresh.
@@ -54,8 +64,12 @@ func (c benchCase) perRow() ([]int32, []float32) {
 }
 
 // buildCases expands the options to the sweep, ordered dist, dtype, vocab,
-// batch, k, p (consecutive cases share a shape as long as possible).
+// batch, k, p, output, ablation (consecutive cases share a shape as long
+// as possible), or a fixed preset's cases.
 func buildCases(o options) ([]benchCase, error) {
+	if fixedPreset(o.sweep) {
+		return presetCases(o.sweep)
+	}
 	type source struct {
 		dist   testcases.Dist
 		name   string
@@ -63,7 +77,7 @@ func buildCases(o options) ([]benchCase, error) {
 		pairs  [][2]int
 	}
 	var pairs [][2]int
-	if o.sweep == "anchors" {
+	if o.sweep == sweepAnchors {
 		for _, a := range gpubench.AnchorShapes {
 			pairs = append(pairs, [2]int{a.Batch, a.Vocab})
 		}
@@ -104,12 +118,60 @@ func buildCases(o options) ([]benchCase, error) {
 			for _, bv := range s.pairs {
 				for _, k := range o.ks {
 					for _, p := range o.ps {
-						cases = append(cases, benchCase{batch: bv[0], vocab: bv[1], k: k, p: p, dist: s.dist,
-							distName: s.name, dtype: dt, logits: s.logits})
+						for _, out := range o.outs {
+							for _, a := range o.ablation {
+								cases = append(cases, benchCase{batch: bv[0], vocab: bv[1], k: k, p: p, dist: s.dist,
+									distName: s.name, dtype: dt, logits: s.logits, out: out, ablation: a})
+							}
+						}
 					}
 				}
 			}
 		}
 	}
 	return cases, nil
+}
+
+// genKey names a generated draw: the logits of a case depend on its
+// distribution and vocab (and the run's seed), the batch only takes rows.
+type genKey struct {
+	dist  testcases.Dist
+	vocab int
+}
+
+// logitsSource hands out generated logits, drawing each (dist, vocab)
+// once for the largest batch of the sweep that needs it: testcases.Logits
+// draws the rows in order from one seeded stream, so the first B rows of a
+// larger draw are exactly the B-row draw (TestLogitsSourcePrefix). It
+// keeps one draw at a time (4096 x 262208 fp32 is 4.3 GB of host memory),
+// so sweeps should keep cases of one (dist, vocab) together.
+type logitsSource struct {
+	seed     uint64
+	maxBatch map[genKey]int
+	key      genKey
+	data     []float32
+}
+
+func newLogitsSource(cases []benchCase, seed uint64) *logitsSource {
+	s := &logitsSource{seed: seed, maxBatch: map[genKey]int{}}
+	for _, c := range cases {
+		k := genKey{c.dist, c.vocab}
+		s.maxBatch[k] = max(s.maxBatch[k], c.batch)
+	}
+	return s
+}
+
+// logits returns the case's logits (shared: the caller must not write).
+func (s *logitsSource) logits(c benchCase) []float32 {
+	if c.logits != nil {
+		return c.logits
+	}
+	k := genKey{c.dist, c.vocab}
+	rows := max(s.maxBatch[k], c.batch)
+	if s.data == nil || s.key != k || len(s.data) < rows*c.vocab {
+		s.data = nil // let the previous draw go before the next
+		s.key, s.data = k, testcases.Logits(rows, c.vocab, c.dist, s.seed)
+	}
+	n := c.batch * c.vocab
+	return s.data[:n:n]
 }

@@ -48,23 +48,69 @@ func (w *gpuWorker) close() {
 	}
 }
 
+// gpuOptions is the protocol of every case.
+func gpuOptions(o options) gpubench.Options {
+	return gpubench.Options{Reps: o.gpuReps, Inner: o.gpuInner, L2: gpubench.L2Mode(o.l2),
+		Timing: gpubench.Timing(o.timing), Read: o.base.read, Sort: o.base.sort, Stats: true}
+}
+
+// specAblation maps -ablation to the benchmark entry point's switches;
+// nil (none) times the sampler, the production path.
+func specAblation(a ablation, keepTies bool) *gpubench.Ablation {
+	if a.none() {
+		return nil
+	}
+	var bits native.Ablation
+	if a.noTrunc {
+		bits |= native.AblateNoTruncation
+	}
+	if a.fallback {
+		bits |= native.AblateForceFallback
+	}
+	if a.binary {
+		bits |= native.AblateBinarySearch
+	}
+	return &gpubench.Ablation{Bits: bits, KeepTies: keepTies || a.noDup}
+}
+
 // time runs every case in device memory (package gpubench's protocol).
 func (w *gpuWorker) time(o options, cases []benchCase, prog *progress) error {
-	opts := gpubench.Options{Reps: o.gpuReps, Inner: o.gpuInner}
+	opts := gpuOptions(o)
+	src := newLogitsSource(cases, o.seed)
 	for _, c := range cases {
 		prog.begin(fmt.Sprintf("gpu%d %s", w.id, c))
 		spec := gpubench.Spec{Batch: c.batch, Vocab: c.vocab, DType: c.dtype, Dist: c.dist, K: int32(c.k),
-			P: float32(c.p), Seed: o.seed, Logits: c.logits}
+			P: float32(c.p), Seed: o.seed, Logits: src.logits(c), IDs: c.out == benchfmt.OutIDs,
+			Ablation: specAblation(c.ablation, o.keepTies)}
 		r, err := gpubench.Run(w.s, w.nc, spec, opts)
 		if err != nil {
 			return fmt.Errorf("%s: %w", c, err)
 		}
-		w.results = append(w.results, benchfmt.Result{Backend: string(o.backend), Device: w.id, Batch: c.batch,
-			Vocab: c.vocab, K: c.k, P: c.p, Dist: c.distName, DType: c.dtype.String(), Reps: o.gpuReps,
-			CallNs: r.CallUs * 1e3, Floor: benchfmt.FloorCopy, FloorNs: r.CopyUs * 1e3})
+		w.results = append(w.results, gpuResult(o, w.id, c, r))
 		prog.end()
 	}
 	return nil
+}
+
+// gpuResult turns a timed case into its printed result.
+func gpuResult(o options, dev int, c benchCase, r gpubench.Result) benchfmt.Result {
+	out := benchfmt.Result{Backend: string(o.backend), Device: dev, Batch: c.batch, Vocab: c.vocab, K: c.k, P: c.p,
+		Dist: c.distName, DType: c.dtype.String(), Reps: o.gpuReps, CallNs: r.CallUs * 1e3,
+		Floor: benchfmt.FloorCopy, FloorNs: r.CopyUs * 1e3, Out: c.out, Ablation: c.ablation.String(),
+		Cache: r.Cache, Rotation: r.Rotation, ExtraBytes: int64(r.ExtraBytes), Read: baselineOf(r.Read),
+		Sort: baselineOf(r.Sort), StatsNote: r.StatsNote}
+	if r.Stats != nil {
+		out.Stats = &benchfmt.RowStats{Rows: r.Stats.Rows, HitRate: r.Stats.HitRate(),
+			MeanCandidates: r.Stats.MeanCandidates}
+	}
+	return out
+}
+
+func baselineOf(b *gpubench.Baseline) *benchfmt.Baseline {
+	if b == nil {
+		return nil
+	}
+	return &benchfmt.Baseline{Ns: b.Us * 1e3, ExtraBytes: int64(b.ExtraBytes), Unavailable: b.Unavailable}
 }
 
 // runGPU times the cases on every selected device, one worker each, in
@@ -144,7 +190,9 @@ func referencePhase(o options, cases []benchCase, mode reference.TieMode, worker
 		for _, w := range workers {
 			r := &w.results[ci]
 			r.RefNs = float64(ref / time.Nanosecond)
-			if !o.verify || c.dtype != sampler.Float32 {
+			// The host-slice API runs the production kernel: it checks the
+			// sampler's selection, not an ablated kernel's.
+			if !o.verify || c.dtype != sampler.Float32 || !c.ablation.none() {
 				continue
 			}
 			restore()

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qrita-project/qrita/internal/benchfmt"
+	"github.com/qrita-project/qrita/internal/gpubench"
 	"github.com/qrita-project/qrita/internal/testcases"
 	"github.com/qrita-project/qrita/sampler"
 )
@@ -34,7 +36,12 @@ type options struct {
 	workers  int // 0: GOMAXPROCS
 	keepTies bool
 	verify   bool
-	sweep    string // "" (the -batch x -vocab grid) or "anchors"
+	sweep    string // "" (the -batch x -vocab grid) or a preset of sweepNames
+	l2       string // GPU: cold or hot (gpubench.L2Mode)
+	timing   string // GPU: events or graph (gpubench.Timing)
+	base     baselines
+	ablation []ablation
+	outs     []string // GPU: mask, ids
 	devices  devices
 	format   string
 	plot     string
@@ -136,22 +143,36 @@ is slow). The CPU works on float32: -dtype other than fp32 needs a GPU.
 
 GPU backends (-backend cuda or hip, a build with -tags cuda or -tags hip):
 logits, k and p in device memory; per case the median over -gpu-reps
-timings (device events) of -gpu-inner back-to-back [restore; call] pairs
-minus the restores alone, against a device-to-device copy of the same
-bytes (the floor of an in-place mask). The input was just written, so
-shapes under the L2 size read it from L2, as in the peers' anchor runs.
+timings (device events, after warm-up) against a device-to-device copy of
+the same bytes (the floor of an in-place mask), timed the same way. With
+-l2 cold (default) every timing restores R work buffers (untimed), then
+times R back-to-back calls, one per buffer, where R x bytes >= 3 x the L2
+size: the L2 cannot hold the input. With -l2 hot each timing is
+-gpu-inner [restore; call] pairs minus the restores alone on one buffer
+just written: shapes under the L2 size read it from L2 (the peers' anchor
+protocol). -timing graph replays the timed calls from a CUDA graph.
 Each device of -devices gets its own worker, sampler and context, in
 parallel. With -ref the CPU reference is timed on the same logits and the
 GPU backend's fp32 output (host-slice API) checked against it.
 
 Columns: time per call, rows per second, the floor and the ratio to it,
-the reference time and the speedup over it, the verification. Not
-measured yet (they need new kernels or counters): a sort-based GPU
-baseline, the sigma-truncation hit rate and candidate counts, ablations,
-extra device memory (none is allocated per call: see PERFLOG.md).
+the reference time and the speedup over it, the verification. On GPUs
+also: the output (-out) and ablation (-ablation) where swept, the L2
+state (cold:R = inputs rotated over R buffers; hot = an L2 figure), the
+pure read and the ratio to it, the sort-based baseline and the speedup
+over it, the extra device memory per call (qrita allocates none for the
+mask; the id arrays for -out ids) and the sort's workspace, and from one
+untimed call with counters the sigma-truncation hit rate and the mean
+candidate count per row (Table 1). A baseline the library does not
+provide shows "-" and the run goes on.
 
 Vocab presets: llama3=128256, qwen=151936, gpt-oss=201088, qwen3.5=248320,
 gemma3=262208, paper=all five.
+
+Sweep presets (-sweep, GPU backends; they fix the shapes and settings):
+anchors (the peers' H200 anchor shapes x -k, -p, -dist, -dtype), full
+(the committed H200 record), table1 (hit rates), table4 (ablations);
+docs/qrita-bench.md lists their cases and run times.
 
 Usage: qrita-bench [flags]
 
@@ -171,14 +192,19 @@ func parseOptions(args []string, out io.Writer) (options, error) {
 	dist := fs.String("dist", testcases.LLMLike.String(), "distributions of the logits, a comma list: "+strings.Join(distNames(), ", "))
 	dtype := fs.String("dtype", "fp32", "element types, a comma list of fp32, fp16, bf16 (fp16 and bf16: GPU backends only)")
 	fs.StringVar(&o.npy, "npy", "", "load the logits from a .npy file: a float32 or float16 C-order array [batch, vocab] (replaces -batch, -vocab and -dist)")
-	fs.StringVar(&o.sweep, "sweep", "", "\"anchors\": the (batch, vocab) pairs of the peers' H200 anchor table instead of the -batch x -vocab grid")
+	fs.StringVar(&o.sweep, "sweep", "", "a preset instead of the -batch x -vocab grid: anchors (the peers' H200 anchor shapes), full, table1 or table4 (GPU backends; see above)")
+	fs.StringVar(&o.l2, "l2", string(gpubench.L2Cold), "GPU: cold (inputs rotated so the L2 cannot hold them) or hot (one buffer just written: an L2 figure)")
+	fs.StringVar(&o.timing, "timing", string(gpubench.TimingEvents), "GPU: events (back-to-back launches) or graph (replays of a CUDA graph of the calls)")
+	base := fs.String("baselines", baselineAuto, "baselines per case, a comma list of copy (the floor, always on), read, sort (GPU backends) and ref (= -ref=true); auto: copy,read,sort on GPUs, copy on the CPU")
+	abl := fs.String("ablation", ablNone, "GPU: kernel ablations to sweep, a comma list of none or no-trunc, fallback, binary (fp32), no-dup (KeepTies) joined by + (e.g. none,no-trunc,fallback+binary)")
+	outs := fs.String("out", benchfmt.OutMask, "GPU: outputs to sweep, a comma list of mask (in place) and ids (compact ids, 1024 per row)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated logits")
 	fs.IntVar(&o.reps, "reps", 20, "CPU: timed calls of the backend and of the read-once sum per case")
 	fs.IntVar(&o.warmup, "warmup", 2, "CPU: untimed calls before the timed ones")
 	fs.Var(&o.ref, "ref", "time the CPU reference and verify against it: auto (only for a single case), true or false")
 	fs.IntVar(&o.refReps, "ref-reps", 3, "timed calls of the reference, which sorts every row and is slow")
-	fs.IntVar(&o.gpuReps, "gpu-reps", 15, "GPU: timings per case whose median is taken")
-	fs.IntVar(&o.gpuInner, "gpu-inner", 20, "GPU: back-to-back calls per timing")
+	fs.IntVar(&o.gpuReps, "gpu-reps", 15, "GPU: timings per case whose median is taken (-sweep full: 7 unless set)")
+	fs.IntVar(&o.gpuInner, "gpu-inner", 20, "GPU, -l2 hot: back-to-back [restore; call] pairs per timing (cold: one call per rotated buffer)")
 	devs := fs.String("devices", "0", "GPU backends: device ordinals, a comma list, or all; one worker per device")
 	fs.IntVar(&o.workers, "workers", 0, "goroutines of the CPU backend and the read-once sum; 0 means GOMAXPROCS")
 	fs.BoolVar(&o.keepTies, "keep-ties", false, "KeepTies tie mode instead of Exact")
@@ -227,6 +253,25 @@ func parseOptions(args []string, out io.Writer) (options, error) {
 	if o.devices, err = parseDevices(*devs); err != nil {
 		return o, err
 	}
+	gpu := o.backend != sampler.BackendCPU
+	if o.base, err = parseBaselines(*base, gpu); err != nil {
+		return o, err
+	}
+	if o.base.ref {
+		if set["ref"] && o.ref != "true" {
+			return o, fmt.Errorf("-baselines ref contradicts -ref=%s", o.ref)
+		}
+		o.ref = "true"
+	}
+	if o.ablation, err = parseList(*abl, parseAblation); err != nil {
+		return o, err
+	}
+	if o.outs, err = parseList(*outs, parseOut); err != nil {
+		return o, err
+	}
+	if err := checkPreset(o.sweep, set); err != nil {
+		return o, err
+	}
 	if o.npy != "" {
 		for _, name := range []string{"batch", "vocab", "dist", "sweep"} {
 			if set[name] {
@@ -243,6 +288,34 @@ func parseOptions(args []string, out io.Writer) (options, error) {
 				return o, fmt.Errorf("-dtype %s needs a GPU backend: the CPU backend works on float32", d)
 			}
 		}
+		for _, name := range []string{"l2", "timing"} {
+			if set[name] {
+				return o, fmt.Errorf("-%s needs a GPU backend (-backend cuda or hip)", name)
+			}
+		}
+		for _, a := range o.ablation {
+			if !a.none() {
+				return o, fmt.Errorf("-ablation %s: GPU backends only", a)
+			}
+		}
+		if slices.Contains(o.outs, benchfmt.OutIDs) {
+			return o, fmt.Errorf("-out ids: GPU backends only (the CPU backend masks in place)")
+		}
+		if o.sweep != "" && o.sweep != sweepAnchors {
+			return o, fmt.Errorf("-sweep %s: GPU backends only", o.sweep)
+		}
+	}
+	if slices.Contains(o.outs, benchfmt.OutIDs) && slices.ContainsFunc(o.ablation, func(a ablation) bool { return !a.none() }) {
+		return o, fmt.Errorf("-out ids times the sampler's id output only: use -ablation none with it")
+	}
+	if slices.ContainsFunc(o.ablation, func(a ablation) bool { return a.binary }) &&
+		slices.ContainsFunc(o.dtypes, func(d sampler.DType) bool { return d != sampler.Float32 }) {
+		return o, fmt.Errorf("-ablation binary: the binary search is built for fp32 only (use -dtype fp32)")
+	}
+	if !set["gpu-reps"] {
+		if reps := presetGPUReps(o.sweep); reps > 0 {
+			o.gpuReps = reps
+		}
 	}
 	return o, o.check()
 }
@@ -253,8 +326,12 @@ func (o options) check() error {
 		return fmt.Errorf("-reps, -ref-reps, -gpu-reps and -gpu-inner must be positive")
 	case o.warmup < 0 || o.workers < 0:
 		return fmt.Errorf("-warmup and -workers must not be negative")
-	case o.sweep != "" && o.sweep != "anchors":
-		return fmt.Errorf("unknown -sweep %q (only \"anchors\")", o.sweep)
+	case o.sweep != "" && !slices.Contains(sweepNames, o.sweep):
+		return fmt.Errorf("unknown -sweep %q (%s)", o.sweep, strings.Join(sweepNames, ", "))
+	case o.l2 != string(gpubench.L2Cold) && o.l2 != string(gpubench.L2Hot):
+		return fmt.Errorf("unknown -l2 %q (cold or hot)", o.l2)
+	case o.timing != string(gpubench.TimingEvents) && o.timing != string(gpubench.TimingGraph):
+		return fmt.Errorf("unknown -timing %q (events or graph)", o.timing)
 	case o.format != "table" && o.format != "bench" && o.format != "json":
 		return fmt.Errorf("unknown -format %q (table, bench or json)", o.format)
 	case o.plot != "" && !plotFileOK(o.plot):
@@ -367,4 +444,12 @@ func parseDType(name string) (sampler.DType, error) {
 		}
 	}
 	return 0, fmt.Errorf("unknown -dtype %q (fp32, fp16 or bf16)", name)
+}
+
+// parseOut reads one value of -out.
+func parseOut(s string) (string, error) {
+	if s != benchfmt.OutMask && s != benchfmt.OutIDs {
+		return "", fmt.Errorf("unknown -out %q (mask or ids)", s)
+	}
+	return s, nil
 }

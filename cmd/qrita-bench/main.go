@@ -57,9 +57,8 @@ func run(o options, args []string, out, errw io.Writer) error {
 			"floor: parallel read-once sum of the logits", o.reps, o.warmup)
 		results, err = runCPU(o, cases, workers, mode, prog)
 	} else {
-		env.Protocol = fmt.Sprintf("device events; per case the median over %d timings of %d back-to-back "+
-			"[restore; call] minus %d restores alone; floor: device-to-device copy of the same bytes; "+
-			"input just written (L2-resident below the L2 size)", o.gpuReps, o.gpuInner, o.gpuInner)
+		env.Protocol = gpuProtocol(o)
+		env.L2, env.Timing = o.l2, o.timing
 		results, err = runGPU(o, cases, mode, prog, &env)
 	}
 	prog.finish()

@@ -163,7 +163,7 @@ func TestHelpGolden(t *testing.T) {
 	}
 	for _, name := range []string{"-backend", "-batch", "-vocab", "-k", "-p", "-dist", "-dtype", "-npy", "-reps", "-warmup",
 		"-ref", "-ref-reps", "-gpu-reps", "-gpu-inner", "-devices", "-workers", "-seed", "-keep-ties", "-verify",
-		"-sweep", "-format", "-plot", "-progress"} {
+		"-sweep", "-format", "-plot", "-progress", "-l2", "-timing", "-baselines", "-ablation", "-out"} {
 		if !strings.Contains(out.String(), "\n  "+name+" ") && !strings.Contains(out.String(), "\n  "+name+"\n") {
 			t.Errorf("help lacks %s", name)
 		}

@@ -23,7 +23,9 @@ type Env struct {
 	Backend   string   `json:"backend"`
 	Workers   int      `json:"workers,omitempty"` // CPU backend goroutines
 	Ties      string   `json:"ties"`
-	Protocol  string   `json:"protocol"` // how the times were taken, one line
+	Protocol  string   `json:"protocol"`         // how the times were taken, one line
+	L2        string   `json:"l2,omitempty"`     // GPU: cold (rotated inputs) or hot (an L2 figure)
+	Timing    string   `json:"timing,omitempty"` // GPU: events (back-to-back launches) or graph
 	Devices   []Device `json:"devices,omitempty"`
 	// NVML is the NVIDIA management library's view (CUDA builds only).
 	NVML *nvmlinfo.Report `json:"nvml,omitempty"`
@@ -69,6 +71,46 @@ type Result struct {
 	FloorNs float64 `json:"floor_ns"` // median time of the floor
 	RefNs   float64 `json:"ref_ns"`   // CPU reference per call; 0: not timed
 	Verify  *Verify `json:"verify,omitempty"`
+
+	// GPU only (empty on the CPU backend).
+	Out      string `json:"out,omitempty"`      // OutMask or OutIDs
+	Ablation string `json:"ablation,omitempty"` // AblationNone or switches such as no-trunc+binary
+	Cache    string `json:"cache,omitempty"`    // cold, hot or partial (cold asked, rotation capped)
+	Rotation int    `json:"rotation,omitempty"` // work buffers the inputs rotate over
+	// ExtraBytes is the device memory one call needs beyond the logits
+	// (the library allocates no workspace: 0 for the mask, the id arrays
+	// for the id output).
+	ExtraBytes int64     `json:"extra_bytes"`
+	Read       *Baseline `json:"read,omitempty"` // pure read of the same bytes
+	Sort       *Baseline `json:"sort,omitempty"` // sort-based GPU baseline
+	Stats      *RowStats `json:"row_stats,omitempty"`
+	StatsNote  string    `json:"row_stats_note,omitempty"` // why Stats is missing
+}
+
+// Outputs of a GPU case.
+const (
+	OutMask = "mask" // the in-place mask
+	OutIDs  = "ids"  // the compact id output
+)
+
+// AblationNone is the unablated kernel.
+const AblationNone = "none"
+
+// Baseline is another implementation timed on the same inputs.
+type Baseline struct {
+	Ns          float64 `json:"ns"` // per call; 0 when unavailable
+	ExtraBytes  int64   `json:"extra_bytes,omitempty"`
+	Unavailable string  `json:"unavailable,omitempty"` // why it was not timed
+}
+
+// ok says whether the baseline has a time.
+func (b *Baseline) ok() bool { return b != nil && b.Unavailable == "" && b.Ns > 0 }
+
+// RowStats are the per-row counters of one call (the paper's Table 1).
+type RowStats struct {
+	Rows           int     `json:"rows"`
+	HitRate        float64 `json:"hit_rate"`        // fraction of rows decided from the candidates alone
+	MeanCandidates float64 `json:"mean_candidates"` // entries at or above the sigma threshold, per row
 }
 
 // Verify is the comparison of the backend's output with the reference's.
@@ -116,8 +158,25 @@ func (r Result) Speedup() float64 {
 	return r.RefNs / r.CallNs
 }
 
+// XRead is the call time over the pure read's; 0 without one.
+func (r Result) XRead() float64 {
+	if !r.Read.ok() || r.CallNs <= 0 {
+		return 0
+	}
+	return r.CallNs / r.Read.Ns
+}
+
+// SortSpeedup is the sort baseline's time over the call time; 0 without one.
+func (r Result) SortSpeedup() float64 {
+	if !r.Sort.ok() || r.CallNs <= 0 {
+		return 0
+	}
+	return r.Sort.Ns / r.CallNs
+}
+
 // Name is the result's benchmark name: BenchmarkQrita followed by
-// key=value parts, the device only on GPUs.
+// key=value parts, the device only on GPUs, the output and the ablation
+// only when not the default (mask, none), so older names still match.
 func (r Result) Name() string {
 	parts := []string{"BenchmarkQrita", "backend=" + r.Backend}
 	if r.Device >= 0 {
@@ -125,6 +184,12 @@ func (r Result) Name() string {
 	}
 	parts = append(parts, "B="+strconv.Itoa(r.Batch), "V="+strconv.Itoa(r.Vocab), "k="+strconv.Itoa(r.K),
 		"p="+fmtP(r.P), "dist="+sanitize(r.Dist), "dtype="+r.DType)
+	if r.Out != "" && r.Out != OutMask {
+		parts = append(parts, "out="+sanitize(r.Out))
+	}
+	if r.Ablation != "" && r.Ablation != AblationNone {
+		parts = append(parts, "ablation="+sanitize(r.Ablation))
+	}
 	return strings.Join(parts, "/")
 }
 

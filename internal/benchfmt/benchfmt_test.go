@@ -176,3 +176,70 @@ func TestDerivedFiguresStayFinite(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// gpuBaselineResults are GPU results with every optional column: the
+// baselines (one unavailable), extra memory, the row counters, the id
+// output and an ablation.
+func gpuBaselineResults() []Result {
+	base := Result{Backend: "cuda", Device: 0, Batch: 1024, Vocab: 128256, K: 50, P: 0.9, Dist: "llm", DType: "fp32",
+		Reps: 7, CallNs: 370_000, Floor: FloorCopy, FloorNs: 250_000, Out: OutMask, Ablation: AblationNone,
+		Cache: "cold", Rotation: 1, Read: &Baseline{Ns: 130_000},
+		Sort: &Baseline{Ns: 2_400_000, ExtraBytes: 1_100_000_000}, Stats: &RowStats{Rows: 1024, HitRate: 0.998, MeanCandidates: 612.4}}
+	ids := base
+	ids.Batch, ids.Out, ids.CallNs, ids.FloorNs, ids.ExtraBytes = 256, OutIDs, 140_000, 64_000, 256*1024*4+256*4
+	ids.Read, ids.Rotation = &Baseline{Ns: 33_000}, 5
+	ids.Sort = &Baseline{Unavailable: "qrita status 2: the sort baseline is not built yet"}
+	ids.Stats = &RowStats{Rows: 256, HitRate: 1, MeanCandidates: 598}
+	abl := base
+	abl.Ablation, abl.CallNs, abl.Read, abl.Sort = "no-trunc+binary", 1_900_000, nil, nil
+	abl.Stats, abl.StatsNote = nil, "counters unavailable: the library left rows unwritten"
+	hot := base
+	hot.Batch, hot.Cache, hot.Rotation, hot.CallNs, hot.FloorNs = 1, "hot", 1, 38_000, 5_900
+	hot.Read, hot.Sort, hot.Stats = &Baseline{Ns: 3_100}, &Baseline{Ns: 95_000, ExtraBytes: 2_000_000},
+		&RowStats{Rows: 1, HitRate: 0, MeanCandidates: 4100}
+	return []Result{base, ids, abl, hot}
+}
+
+func TestBaselineColumnsGolden(t *testing.T) {
+	env := gpuEnv()
+	env.L2, env.Timing = "cold", "events"
+	var b bytes.Buffer
+	if err := Table(&b, env, gpuBaselineResults()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "gpu-baselines.table.golden", b.Bytes())
+	for _, want := range []string{"out", "ablation", "l2", "read us", "x read", "sort us", "x sort", "extra MB",
+		"sort MB", "hit %", "cands", "cold:5", "no-trunc+binary"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table lacks %q", want)
+		}
+	}
+	b.Reset()
+	if err := Bench(&b, env, gpuBaselineResults()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "gpu-baselines.bench.golden", b.Bytes())
+	for _, want := range []string{"l2: cold\n", "timing: events\n", "/dtype=fp32/out=ids\t", "/ablation=no-trunc+binary\t",
+		"0.9980 hit-rate\t612.4 cands/row", "2400000 sort-ns/op\t6.49 x-sort\t1100000000 sort-extra-B/op",
+		"130000 read-ns/op\t2.846 x-read", "1049600 extra-B/op"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("bench output lacks %q", want)
+		}
+	}
+	b.Reset()
+	if err := JSON(&b, env, gpuBaselineResults()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "gpu-baselines.json.golden", b.Bytes())
+}
+
+func TestBaselineRatios(t *testing.T) {
+	r := Result{CallNs: 200, Read: &Baseline{Ns: 100}, Sort: &Baseline{Ns: 1000}}
+	if r.XRead() != 2 || r.SortSpeedup() != 5 {
+		t.Errorf("x read %v, sort speedup %v", r.XRead(), r.SortSpeedup())
+	}
+	r.Read.Unavailable, r.Sort = "not built", nil
+	if r.XRead() != 0 || r.SortSpeedup() != 0 {
+		t.Error("missing baselines must give 0")
+	}
+}

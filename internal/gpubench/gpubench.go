@@ -4,8 +4,8 @@ package gpubench
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/qrita-project/qrita/internal/halfbits"
 	"github.com/qrita-project/qrita/internal/native"
@@ -25,6 +25,16 @@ type Spec struct {
 	// Logits, when not nil, are the [Batch][Vocab] input (e.g. real
 	// logits from a file) instead of ones drawn from Dist.
 	Logits []float32
+	// Ablation, when not nil, times the benchmark entry point
+	// (nc.BenchTopKTopP) with its switches instead of the sampler. Mask
+	// output only.
+	Ablation *Ablation
+}
+
+// Ablation is a set of the kernel's ablation switches (paper Table 4).
+type Ablation struct {
+	Bits     native.Ablation
+	KeepTies bool // duplicate handling off: the KeepTies tie mode
 }
 
 func (s Spec) String() string {
@@ -32,21 +42,66 @@ func (s Spec) String() string {
 	if s.IDs {
 		mode = "ids"
 	}
-	return fmt.Sprintf("B%d_V%d_%s_%s_k%d_p%g_%s", s.Batch, s.Vocab, s.DType, s.Dist, s.K, s.P, mode)
+	name := fmt.Sprintf("B%d_V%d_%s_%s_k%d_p%g_%s", s.Batch, s.Vocab, s.DType, s.Dist, s.K, s.P, mode)
+	if s.Ablation != nil {
+		name += fmt.Sprintf("_ablate%d_keepties%v", s.Ablation.Bits, s.Ablation.KeepTies)
+	}
+	return name
 }
 
-// Options sets the repetition counts.
+// Options sets the protocol; zero values take the defaults.
 type Options struct {
-	Reps  int // timings whose median is taken
-	Inner int // back-to-back calls per timing
+	Reps   int    // timings whose median is taken
+	Inner  int    // hot mode: back-to-back calls per timing
+	Warmup int    // untimed timings before the timed ones; 0: DefaultWarmup
+	L2     L2Mode // "": L2Cold
+	Timing Timing // "": TimingEvents
+	Read   bool   // also time the pure read of the same bytes
+	Sort   bool   // also time the sort-based baseline
+	Stats  bool   // also collect the per-row counters of one untimed call
+}
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Warmup == 0 {
+		o.Warmup = DefaultWarmup
+	}
+	if o.L2 == "" {
+		o.L2 = L2Cold
+	}
+	if o.Timing == "" {
+		o.Timing = TimingEvents
+	}
+	switch {
+	case o.Reps <= 0 || o.Warmup < 0:
+		return o, fmt.Errorf("gpubench: Reps must be positive and Warmup not negative")
+	case o.L2 == L2Hot && o.Inner <= 0:
+		return o, fmt.Errorf("gpubench: the hot protocol needs a positive Inner")
+	case o.L2 != L2Cold && o.L2 != L2Hot:
+		return o, fmt.Errorf("gpubench: unknown L2 mode %q", o.L2)
+	case o.Timing != TimingEvents && o.Timing != TimingGraph:
+		return o, fmt.Errorf("gpubench: unknown timing %q", o.Timing)
+	}
+	return o, nil
 }
 
 // Result is one timed case.
 type Result struct {
 	Spec
 	CallUs     float64 // median time of one call
-	CopyUs     float64 // median time of a device-to-device copy of the same bytes
+	CopyUs     float64 // median time of a device-to-device copy of the same bytes (the floor)
 	RowsPerSec float64
+	Cache      string // CacheCold, CacheHot or CachePartial
+	Rotation   int    // work buffers the calls rotate over (1 when hot)
+	L2Bytes    int    // the device's L2 as reported (0: unknown)
+	Timing     Timing
+	// ExtraBytes is the device memory a call needs beyond the logits: the
+	// library allocates no workspace, so 0 for the mask and the ids and
+	// counts arrays for the id output.
+	ExtraBytes int
+	Read       *Baseline // nil: not asked for
+	Sort       *Baseline // nil: not asked for
+	Stats      *RowStats // nil: not asked for or not available
+	StatsNote  string    // why Stats is nil although asked for
 }
 
 // Ratio is the call time over the copy time.
@@ -59,130 +114,140 @@ func elemSize(d sampler.DType) int {
 	return 2
 }
 
-// Run times spec with sampler s; nc provides memory and events on the
-// same device.
+// Run times spec with sampler s; nc provides memory, streams, events and
+// the benchmark entry points on the same device.
 func Run(s *sampler.Sampler, nc *native.Ctx, spec Spec, o Options) (Result, error) {
-	n := spec.Batch * spec.Vocab
-	bytes := n * elemSize(spec.DType)
-	var bufs []uintptr
-	defer func() {
-		for _, b := range bufs {
-			nc.Free(b)
-		}
-	}()
-	alloc := func(size int) (uintptr, error) {
-		p, err := nc.Malloc(size)
-		if err == nil {
-			bufs = append(bufs, p)
-		}
-		return p, err
-	}
-	pristine, err := alloc(bytes)
+	o, err := o.withDefaults()
 	if err != nil {
 		return Result{}, err
 	}
-	work, err := alloc(bytes)
-	if err != nil {
-		return Result{}, err
+	if spec.Batch <= 0 || spec.Vocab <= 0 {
+		return Result{}, fmt.Errorf("gpubench: empty shape %d x %d", spec.Batch, spec.Vocab)
 	}
-	if err := upload(nc, pristine, spec); err != nil {
-		return Result{}, err
+	if spec.Ablation != nil && spec.IDs {
+		return Result{}, fmt.Errorf("gpubench: ablations time the mask only")
 	}
-	rp := sampler.RowParams{}
-	if spec.K != 0 {
-		if rp.KDevice, err = uploadRows(nc, alloc, spec.Batch, spec.K); err != nil {
-			return Result{}, err
+	res := Result{Spec: spec, Timing: o.Timing, Cache: CacheHot, Rotation: 1}
+	bytes := spec.Batch * spec.Vocab * elemSize(spec.DType)
+	if res.L2Bytes, err = nc.L2Bytes(); err != nil {
+		res.L2Bytes = 0 // unknown: Rotation assumes a large one
+	}
+	if o.L2 == L2Cold {
+		var cold bool
+		res.Rotation, cold = Rotation(bytes, res.L2Bytes)
+		res.Cache = CacheCold
+		if !cold {
+			res.Cache = CachePartial
 		}
 	}
-	if spec.P < 1 {
-		if rp.PDevice, err = uploadRows(nc, alloc, spec.Batch, spec.P); err != nil {
-			return Result{}, err
-		}
-	}
-	var out sampler.DeviceIDs
-	if spec.IDs {
-		out.MaxIDs = 1024
-		if out.IDs, err = alloc(4 * spec.Batch * out.MaxIDs); err != nil {
-			return Result{}, err
-		}
-		if out.Counts, err = alloc(4 * spec.Batch); err != nil {
-			return Result{}, err
-		}
-	}
+	mem := &deviceMem{nc: nc}
+	defer mem.freeAll()
 	stream, err := nc.NewStream()
 	if err != nil {
 		return Result{}, err
 	}
 	defer nc.DestroyStream(stream)
-	b := sampler.DeviceBatch{Logits: work, DType: spec.DType, Batch: spec.Batch, Vocab: spec.Vocab}
+	bufs, err := newRotation(nc, mem, stream, spec, bytes, res.Rotation)
+	if err != nil {
+		return Result{}, err
+	}
+	k, p, err := uploadParams(nc, mem, spec)
+	if err != nil {
+		return Result{}, err
+	}
+	var out sampler.DeviceIDs
+	if spec.IDs {
+		out.MaxIDs = DefaultMaxIDs
+		if out.IDs, err = mem.alloc(4 * spec.Batch * out.MaxIDs); err != nil {
+			return Result{}, err
+		}
+		if out.Counts, err = mem.alloc(4 * spec.Batch); err != nil {
+			return Result{}, err
+		}
+		res.ExtraBytes = 4*spec.Batch*out.MaxIDs + 4*spec.Batch
+	}
+	t, err := newTimer(nc, stream, o)
+	if err != nil {
+		return Result{}, err
+	}
+	defer t.close()
 	ctx := context.Background()
-	call := func() error {
+	call := func(i int) error {
+		if spec.Ablation != nil {
+			r := bufs.request(i, spec, k, p, stream)
+			r.KeepTies = spec.Ablation.KeepTies
+			return nc.BenchTopKTopP(&r, spec.Ablation.Bits, 0)
+		}
+		b := sampler.DeviceBatch{Logits: bufs.work(i), DType: spec.DType, Batch: spec.Batch, Vocab: spec.Vocab}
+		rp := sampler.RowParams{KDevice: k, PDevice: p}
 		if spec.IDs {
 			return s.TopKTopPIDsDevice(ctx, b, rp, out, stream)
 		}
 		return s.TopKTopPDevice(ctx, b, rp, stream)
 	}
-	restore := func() error { return nc.CopyDeviceAsync(work, pristine, bytes, stream) }
-	both := func() error {
-		if err := restore(); err != nil {
-			return err
-		}
-		return call()
+	// The floor: a device-to-device copy of the logits' bytes, which is
+	// exactly a restore (pristine i to work i, distinct cold sources).
+	if res.CopyUs, err = t.perCall(bufs, bufs.restore); err != nil {
+		return Result{}, fmt.Errorf("floor copy: %w", err)
 	}
-	ev0, err := nc.NewEvent()
-	if err != nil {
+	if res.CallUs, err = t.perCall(bufs, call); err != nil {
 		return Result{}, err
 	}
-	defer nc.DestroyEvent(ev0)
-	ev1, err := nc.NewEvent()
-	if err != nil {
-		return Result{}, err
+	if res.CallUs > 0 {
+		res.RowsPerSec = float64(spec.Batch) / res.CallUs * 1e6
 	}
-	defer nc.DestroyEvent(ev1)
-	timeLoop := func(f func() error) (float64, error) {
-		if err := nc.Record(ev0, stream); err != nil {
-			return 0, err
-		}
-		for i := 0; i < o.Inner; i++ {
-			if err := f(); err != nil {
-				return 0, err
-			}
-		}
-		if err := nc.Record(ev1, stream); err != nil {
-			return 0, err
-		}
-		ms, err := nc.ElapsedMs(ev0, ev1)
-		return float64(ms) * 1000, err
-	}
-	for i := 0; i < 3; i++ { // warm-up
-		if _, err := timeLoop(both); err != nil {
-			return Result{}, err
+	if o.Read {
+		if res.Read, err = timeRead(nc, mem, t, bufs, stream); err != nil {
+			return Result{}, fmt.Errorf("read baseline: %w", err)
 		}
 	}
-	var full, floor []float64
-	for r := 0; r < o.Reps; r++ {
-		f, err := timeLoop(both)
-		if err != nil {
-			return Result{}, err
+	if o.Sort {
+		if res.Sort, err = timeSort(nc, mem, t, bufs, spec, k, p, stream); err != nil {
+			return Result{}, fmt.Errorf("sort baseline: %w", err)
 		}
-		c, err := timeLoop(restore)
-		if err != nil {
-			return Result{}, err
-		}
-		full, floor = append(full, f), append(floor, c)
 	}
-	copyUs := median(floor) / float64(o.Inner)
-	callUs := (median(full) - median(floor)) / float64(o.Inner)
-	return Result{Spec: spec, CallUs: callUs, CopyUs: copyUs, RowsPerSec: float64(spec.Batch) / callUs * 1e6}, nil
+	if o.Stats {
+		keepTies := s.TieMode() == sampler.KeepTies
+		if spec.Ablation != nil {
+			keepTies = spec.Ablation.KeepTies
+		}
+		if res.Stats, res.StatsNote, err = rowStats(nc, mem, bufs, spec, keepTies, k, p, stream); err != nil {
+			return Result{}, fmt.Errorf("row counters: %w", err)
+		}
+	}
+	return res, nil
+}
+
+// unsupported says whether err is the library's "not built" status: a
+// baseline or counter that is missing, not a failure of the run.
+func unsupported(err error) bool {
+	var ne *native.Error
+	return errors.As(err, &ne) && ne.Code == native.Unsupported
+}
+
+// uploadParams puts the per-row k and p in device arrays (0 when off), so
+// the calls are capturable in a graph (host arrays would be staged).
+func uploadParams(nc *native.Ctx, mem *deviceMem, spec Spec) (k, p uintptr, err error) {
+	if spec.K != 0 {
+		if k, err = uploadRows(nc, mem, spec.Batch, spec.K); err != nil {
+			return 0, 0, err
+		}
+	}
+	if spec.P < 1 {
+		if p, err = uploadRows(nc, mem, spec.Batch, spec.P); err != nil {
+			return 0, 0, err
+		}
+	}
+	return k, p, nil
 }
 
 // uploadRows puts batch copies of v in a new device array.
-func uploadRows[T int32 | float32](nc *native.Ctx, alloc func(int) (uintptr, error), batch int, v T) (uintptr, error) {
+func uploadRows[T int32 | float32](nc *native.Ctx, mem *deviceMem, batch int, v T) (uintptr, error) {
 	rows := make([]T, batch)
 	for i := range rows {
 		rows[i] = v
 	}
-	dev, err := alloc(4 * batch)
+	dev, err := mem.alloc(4 * batch)
 	if err != nil {
 		return 0, err
 	}
@@ -209,10 +274,4 @@ func upload(nc *native.Ctx, dst uintptr, spec Spec) error {
 		}
 	}
 	return native.CopyToDevice(nc, dst, bits)
-}
-
-func median(xs []float64) float64 {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	return s[len(s)/2]
 }

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ablation is one value of -ablation: a set of the kernel's switches
+// (paper Table 4), written as names joined by "+", or none.
+type ablation struct {
+	noTrunc  bool // no sigma-truncation: the exact search over the whole row
+	fallback bool // truncate and gather, then treat every row as a miss
+	binary   bool // binary pivot search (32 one-bit steps) instead of 256-way (fp32 only)
+	noDup    bool // duplicate handling off: the KeepTies tie mode
+}
+
+// Ablation switch names, in the order a combination is written.
+const (
+	ablNone     = "none"
+	ablNoTrunc  = "no-trunc"
+	ablFallback = "fallback"
+	ablBinary   = "binary"
+	ablNoDup    = "no-dup"
+)
+
+func (a ablation) String() string {
+	var parts []string
+	for _, s := range []struct {
+		on   bool
+		name string
+	}{{a.noTrunc, ablNoTrunc}, {a.fallback, ablFallback}, {a.binary, ablBinary}, {a.noDup, ablNoDup}} {
+		if s.on {
+			parts = append(parts, s.name)
+		}
+	}
+	if len(parts) == 0 {
+		return ablNone
+	}
+	return strings.Join(parts, "+")
+}
+
+// none says whether no switch is on.
+func (a ablation) none() bool { return a == ablation{} }
+
+// parseAblation reads none or names joined by "+" (e.g. no-trunc+binary).
+func parseAblation(s string) (ablation, error) {
+	if s == ablNone {
+		return ablation{}, nil
+	}
+	var a ablation
+	for _, name := range strings.Split(s, "+") {
+		var sw *bool
+		switch name {
+		case ablNoTrunc:
+			sw = &a.noTrunc
+		case ablFallback:
+			sw = &a.fallback
+		case ablBinary:
+			sw = &a.binary
+		case ablNoDup:
+			sw = &a.noDup
+		default:
+			return a, fmt.Errorf("unknown -ablation %q (none, or %s, %s, %s, %s joined by +)", s, ablNoTrunc,
+				ablFallback, ablBinary, ablNoDup)
+		}
+		if *sw {
+			return a, fmt.Errorf("-ablation %q names %s twice", s, name)
+		}
+		*sw = true
+	}
+	return a, nil
+}
