@@ -10,7 +10,7 @@ import (
 type ablation struct {
 	noTrunc  bool // no sigma-truncation: the exact search over the whole row
 	fallback bool // truncate and gather, then treat every row as a miss
-	binary   bool // binary pivot search (32 one-bit steps) instead of 256-way (fp32 only)
+	binary   bool // binary pivot search (32 one-bit steps) instead of 256-way
 	noDup    bool // duplicate handling off: the KeepTies tie mode
 }
 

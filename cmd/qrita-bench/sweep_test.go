@@ -104,7 +104,7 @@ func TestGPUOnlyFlagsFailOnTheCPU(t *testing.T) {
 func TestBadGPUOptions(t *testing.T) {
 	for _, args := range [][]string{
 		{"-l2", "warm"}, {"-timing", "cupti"}, {"-out", "logits"}, {"-ablation", "trunc"},
-		{"-out", "ids", "-ablation", "no-trunc"}, {"-ablation", "binary", "-dtype", "bf16"},
+		{"-out", "ids", "-ablation", "no-trunc"},
 		{"-sweep", "full", "-batch", "1"}, {"-sweep", "table4", "-ablation", "none"}, {"-sweep", "table1", "-dtype", "bf16"},
 		{"-sweep", "everything"},
 	} {
