@@ -74,7 +74,7 @@ inline qrita_status device_fail(qrita_ctx* ctx, const char* what, cudaError_t e)
 // Benchmark-only settings of a call (qrita_bench.h); zero for users.
 struct BenchKnobs {
   unsigned ablation = 0;
-  int32_t* row_stats = nullptr;  // device [batch][2]
+  int32_t* row_stats = nullptr;  // device [batch] qrita_row_stats
 };
 
 qrita_status check_request(qrita_ctx* ctx, const qrita_request* r);

@@ -30,6 +30,9 @@ typedef enum {
 typedef struct {
   int32_t candidates; /* entries at or above the sigma threshold (may exceed the buffer) */
   int32_t hit;        /* 1: the kept set was decided from the candidates alone */
+  /* SM clock cycles of the row's phases, as one block saw them (the block
+   * of part 0 when rows are split): threshold, gather, decide, write. */
+  int32_t cycles[4];
 } qrita_row_stats;
 
 typedef struct {

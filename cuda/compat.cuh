@@ -27,6 +27,9 @@ constexpr int kWarpSize = 32;
 constexpr lane_mask_t kFullLaneMask = ~lane_mask_t(0);
 static_assert(sizeof(lane_mask_t) * 8 == kWarpSize, "one mask bit per lane");
 
+// The SM's cycle counter (benchmark counters only).
+__device__ __forceinline__ long long device_clock() { return clock64(); }
+
 __device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x) % kWarpSize; }
 __device__ __forceinline__ int warp_id() { return static_cast<int>(threadIdx.x) / kWarpSize; }
 

@@ -64,8 +64,11 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     if (!ask.any()) continue;  // kernel 2 only replaces NaN
     uint32_t lo, hi;
     slice_bounds(n, s, S, &lo, &hi);
+    RowCounters counters = row_counters(prm, r, s == 0);
     const uint32_t key_thr = row_threshold<Policy, E>(row, n, ask, prm.ablation, sh);
+    counters.lap(RowCounters::kThreshold);
     gather_candidates<Policy, E>(row, lo, hi, key_thr, ask.want_p && !ask.want_k, sh);
+    counters.lap(RowCounters::kGather);
     auto& reg = regions[item];
     const uint32_t kept = min(sh.cand_count, static_cast<uint32_t>(Policy::kCandidateCapacity));
     for (uint32_t i = threadIdx.x; i < kept; i += Policy::kBlockThreads) {
@@ -134,8 +137,9 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     const RowAsk ask(prm.k ? prm.k[r] : 0, prm.p ? prm.p[r] : 1.0f, n);
     uint32_t lo, hi;
     slice_bounds(n, s, S, &lo, &hi);
+    RowCounters counters = row_counters(prm, r, s == 0);
     if (!ask.any()) {
-      if (s == 0) record_row_stats(prm, r, 0, true);
+      counters.outcome(0, true);
       write_mask<Policy, E>(row, lo, hi, RowPlan{Cut{kPivotAll, 0}, false}, sh);
       continue;
     }
@@ -145,14 +149,17 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     if (plan.needs_row) {
       if (s == 0) {
         plan = decide_row<Policy, E>(row, n, ask, ties, prm.ablation, key_thr, true, sh);
-        record_row_stats(prm, r, sh.cand_count, false);
+        counters.lap(RowCounters::kDecide);
+        counters.outcome(sh.cand_count, false);
         write_mask<Policy, E>(row, 0, n, plan, sh);
       }
     } else {
-      if (s == 0) record_row_stats(prm, r, sh.cand_count, plan.in_shared);
+      counters.lap(RowCounters::kDecide);
+      counters.outcome(sh.cand_count, plan.in_shared);
       write_mask<Policy, E>(row, lo, hi, plan, sh);
     }
     __syncthreads();  // shared memory is reused by the next item
+    counters.lap(RowCounters::kWrite);
   }
 }
 

@@ -247,15 +247,6 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
   return RowPlan{select_mass(global, sh, plan.cut.pivot, double(p) * double(z), scale, keep_ties), false};
 }
 
-// Steps 1-3 for a row one block reads alone.
-template <class Policy, class E, class Sh>
-__device__ RowPlan plan_row(const typename E::bits_t* row, uint32_t n, const RowAsk& ask, bool keep_ties,
-                            unsigned ablation, Sh& sh) {
-  const uint32_t key_thr = row_threshold<Policy, E>(row, n, ask, ablation, sh);
-  gather_candidates<Policy, E>(row, 0, n, key_thr, ask.want_p && !ask.want_k, sh);
-  return decide_row<Policy, E>(row, n, ask, keep_ties, ablation, key_thr, true, sh);
-}
-
 // Step 4, mask output over the part [lo, hi) of a row: only writes, when
 // the kept entries are candidates.
 template <class Policy, class E, class Sh>
@@ -332,11 +323,32 @@ __device__ void write_ids(const typename E::bits_t* row, uint32_t n, RowPlan pla
   if (threadIdx.x == 0) *count = static_cast<int32_t>(total);
 }
 
-// The benchmark counters of row r (qrita_row_stats), by thread 0.
-__device__ __forceinline__ void record_row_stats(const TruncateParams& prm, int64_t r, uint32_t cands, bool hit) {
-  if (!prm.row_stats || threadIdx.x != 0) return;
-  prm.row_stats[2 * r] = static_cast<int32_t>(min(cands, 0x7fffffffu));
-  prm.row_stats[2 * r + 1] = hit;
+// The benchmark counters of a row (qrita_row_stats): thread 0 notes the
+// SM clock at block-wide sync points and writes the fields it owns.
+struct RowCounters {
+  enum Phase { kThreshold = 0, kGather = 1, kDecide = 2, kWrite = 3 };
+  int32_t* out;  // this row's qrita_row_stats, or null
+  long long t0;
+
+  // Ends a phase begun at the previous lap (or construction).
+  __device__ void lap(Phase ph) {
+    if (!out) return;
+    const long long t = device_clock();
+    out[2 + ph] = static_cast<int32_t>(min(t - t0, 0x7fffffffLL));
+    t0 = t;
+  }
+  __device__ void outcome(uint32_t cands, bool hit) {
+    if (!out) return;
+    out[0] = static_cast<int32_t>(min(cands, 0x7fffffffu));
+    out[1] = hit;
+  }
+};
+
+// The counters of row r; owner: this block reports the row (one block of
+// a split row does).
+__device__ __forceinline__ RowCounters row_counters(const TruncateParams& prm, int64_t r, bool owner = true) {
+  return RowCounters{owner && prm.row_stats && threadIdx.x == 0 ? prm.row_stats + kRowStatsInts * r : nullptr,
+                     device_clock()};
 }
 
 template <class Policy>
@@ -358,14 +370,20 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     bits_t* row = static_cast<bits_t*>(prm.logits) + r * prm.row_stride;
     const RowAsk ask(prm.k ? prm.k[r] : 0, prm.p ? prm.p[r] : 1.0f, n);
     const bool ids_out = prm.out_ids != nullptr;
+    RowCounters counters = row_counters(prm, r);
     if (!ids_out && !ask.any()) {
       // No filter: only NaN entries change.
-      record_row_stats(prm, r, 0, true);
+      counters.outcome(0, true);
       write_mask<Policy, E>(row, 0, n, RowPlan{Cut{kPivotAll, 0}, false}, sh);
       continue;
     }
-    const RowPlan plan = plan_row<Policy, E>(row, n, ask, prm.keep_ties != 0, prm.ablation, sh);
-    record_row_stats(prm, r, sh.cand_count, plan.in_shared);
+    const uint32_t key_thr = row_threshold<Policy, E>(row, n, ask, prm.ablation, sh);
+    counters.lap(RowCounters::kThreshold);
+    gather_candidates<Policy, E>(row, 0, n, key_thr, ask.want_p && !ask.want_k, sh);
+    counters.lap(RowCounters::kGather);
+    const RowPlan plan = decide_row<Policy, E>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr, true, sh);
+    counters.lap(RowCounters::kDecide);
+    counters.outcome(sh.cand_count, plan.in_shared);
     if (ids_out) {
       write_ids<Policy, E>(row, n, plan, sh, prm.out_ids + r * prm.max_ids, prm.out_count + r,
                            static_cast<uint32_t>(prm.max_ids));
@@ -373,6 +391,7 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
       write_mask<Policy, E>(row, 0, n, plan, sh);
     }
     __syncthreads();  // shared memory is reused by the next row
+    counters.lap(RowCounters::kWrite);
   }
 }
 

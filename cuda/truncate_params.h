@@ -17,10 +17,13 @@ struct TruncateParams {
   int32_t* out_count;   // device, [batch]
   int64_t max_ids;
   unsigned ablation;    // qrita_ablation bits (benchmarks); 0 for users
-  int32_t* row_stats;   // device [batch][2]: candidates, hit; or null
+  int32_t* row_stats;   // device [batch][kRowStatsInts] (qrita_row_stats), or null
   void* split_ws;       // device workspace of the split kernels (split_slices > 1)
   int split_slices;     // parts per row; 1: one block per row
 };
+
+// int32 fields of one qrita_row_stats.
+constexpr int kRowStatsInts = 6;
 
 enum class DType { kF32 = 0, kF16 = 1, kBF16 = 2 };
 

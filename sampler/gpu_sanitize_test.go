@@ -12,16 +12,17 @@ import (
 // TestGPUSanitizerCoverage is small enough for racecheck and synccheck yet
 // takes every kernel path: whole-row gather and sampled threshold, ranked
 // and searched top-p, the in-row fallback (flat, one-hot, all-equal rows),
-// NaN and -Inf handling, both tie modes, both launch shapes.
+// NaN and -Inf handling, both tie modes, every launch shape (one block
+// per row, few or many rows; rows cut over two blocks at 2 x 16384).
 func TestGPUSanitizerCoverage(t *testing.T) {
 	for _, mode := range []sampler.TieMode{sampler.Exact, sampler.KeepTies} {
 		s := newGPU(t, sampler.WithTieMode(mode))
 		var cases []testcases.Case
 		for _, d := range []testcases.Dist{testcases.LLMLike, testcases.Flat, testcases.OneHot, testcases.AllEqual,
 			testcases.WithNaN, testcases.NegInfMask90} {
-			for _, v := range []int{300, 6000} {
+			for _, v := range []int{300, 6000, 16384} {
 				for _, b := range []int{2, 200} { // below and above the multiprocessor count
-					if b == 200 && v == 6000 {
+					if b == 200 && v >= 6000 {
 						continue
 					}
 					cases = append(cases,

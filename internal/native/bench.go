@@ -28,8 +28,9 @@ const (
 
 // RowStats mirrors qrita_row_stats: one row's counters.
 type RowStats struct {
-	Candidates int32 // entries at or above the sigma threshold
-	Hit        int32 // 1: decided from the candidates alone
+	Candidates int32    // entries at or above the sigma threshold
+	Hit        int32    // 1: decided from the candidates alone
+	Cycles     [4]int32 // SM cycles of the phases: threshold, gather, decide, write
 }
 
 // RowStatsBytes is the device size of one RowStats.

@@ -1,0 +1,111 @@
+//go:build (cuda || hip) && cgo
+
+package sampler_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/qrita-project/qrita/internal/native"
+	"github.com/qrita-project/qrita/internal/testcases"
+)
+
+// BenchmarkGPUPhases reports where a row's time goes: the mean SM cycles
+// of the threshold, gather, decide and write phases (as the block that
+// reports a row saw them), the hit rate and the candidate count, from the
+// kernel's benchmark counters. Run with -test.benchtime=1x.
+func BenchmarkGPUPhases(b *testing.B) {
+	type shape struct{ batch, vocab int }
+	type mode struct {
+		name string
+		k    int32
+		p    float32
+	}
+	modes := []mode{{"kp", 50, 0.9}, {"k", 50, 1}, {"p", 0, 0.9}}
+	var cases []testcases.Case
+	add := func(sh shape, d testcases.Dist, m mode) {
+		c := testcases.Case{Name: fmt.Sprintf("B%d_V%d_%s_%s", sh.batch, sh.vocab, d, m.name), Batch: sh.batch,
+			Vocab: sh.vocab, Dist: d, Seed: 11}
+		if m.k > 0 {
+			c.K = testcases.KConst(m.k)
+		}
+		if m.p < 1 {
+			c.P = testcases.PConst(m.p)
+		}
+		cases = append(cases, c)
+	}
+	for _, sh := range []shape{{1, 128256}, {8, 262208}, {64, 128256}, {1024, 128256}, {256, 262208}} {
+		for _, m := range modes {
+			add(sh, testcases.LLMLike, m)
+		}
+	}
+	for _, d := range []testcases.Dist{testcases.Flat, testcases.OneHot, testcases.NegInfMask90} {
+		for _, m := range modes {
+			add(shape{64, 128256}, d, m)
+		}
+	}
+	for _, c := range cases {
+		b.Run(c.Name, func(b *testing.B) {
+			if gpuSkipReason != "" {
+				b.Skip("qrita-gpu: no usable GPU: " + gpuSkipReason)
+			}
+			nc := newNativeB(b)
+			orig, k, p := c.Args()
+			var rows []native.RowStats
+			for i := 0; i < b.N; i++ {
+				for range 2 { // the first call warms the caches and the stream's workspace
+					rows = phaseRun(b, nc, orig, c.Batch, c.Vocab, k, p)
+				}
+			}
+			var mean [4]float64
+			var hits, cands float64
+			for _, r := range rows {
+				for j, cy := range r.Cycles {
+					mean[j] += float64(cy) / float64(len(rows))
+				}
+				hits += float64(r.Hit) / float64(len(rows))
+				cands += float64(r.Candidates) / float64(len(rows))
+			}
+			for j, name := range []string{"threshold", "gather", "decide", "write"} {
+				b.ReportMetric(mean[j], name+"-cycles")
+			}
+			b.ReportMetric(hits, "hit-rate")
+			b.ReportMetric(cands, "cands/row")
+			fmt.Printf("qrita-gpu-phases %-28s threshold %8.0f gather %8.0f decide %8.0f write %8.0f cycles  hit %.3f cands %.0f\n",
+				c.Name, mean[0], mean[1], mean[2], mean[3], hits, cands)
+		})
+	}
+}
+
+// phaseRun masks a device copy of logits once with the counters on.
+func phaseRun(b *testing.B, nc *native.Ctx, logits []float32, batch, vocab int, k []int32, p []float32) []native.RowStats {
+	b.Helper()
+	must := func(err error) {
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	alloc := func(n int) uintptr {
+		d, err := nc.Malloc(n)
+		must(err)
+		b.Cleanup(func() { nc.Free(d) })
+		return d
+	}
+	dev := alloc(4 * len(logits))
+	must(native.CopyToDevice(nc, dev, logits))
+	r := &native.Request{Logits: dev, DType: native.F32, Batch: batch, Vocab: vocab, RowStride: vocab}
+	if k != nil {
+		r.KDevice = alloc(4 * batch)
+		must(native.CopyToDevice(nc, r.KDevice, k))
+	}
+	if p != nil {
+		r.PDevice = alloc(4 * batch)
+		must(native.CopyToDevice(nc, r.PDevice, p))
+	}
+	stats := alloc(batch * native.RowStatsBytes)
+	must(nc.BenchTopKTopP(r, 0, stats))
+	must(nc.Sync(0))
+	rows := make([]native.RowStats, batch)
+	must(native.CopyFromDevice(nc, rows, stats))
+	return rows
+}
