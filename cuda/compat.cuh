@@ -97,3 +97,70 @@ __device__ __forceinline__ float half_bits_to_float(uint16_t b) {
 }
 
 }  // namespace qrita
+
+// Segmented radix sort, for the sort baseline only: CUB's and rocPRIM's
+// headers are heavy, so a file that needs them defines
+// QRITA_WITH_SEGMENTED_SORT before its first include.
+#if defined(QRITA_WITH_SEGMENTED_SORT)
+#define QRITA_SEGMENTED_SORT_DEFINED 1
+#if QRITA_HIP
+#include <rocprim/device/device_segmented_radix_sort.hpp>
+#include <rocprim/rocprim_version.hpp>
+#else
+#include <cub/device/device_segmented_radix_sort.cuh>
+#endif
+
+namespace qrita {
+
+#if QRITA_HIP
+// rocPRIM's gfx9 tuning for 4-byte keys and values, with its warp-sort path
+// left off: that path partitions the segments and reads the partition sizes
+// back with a stream sync (no graph capture), and its bitonic warp sorts are
+// not stable. rocPRIM 4 (ROCm 7) dropped the short radix bits parameter.
+#if ROCPRIM_VERSION >= 400000
+using SegmentedSortConfig =
+    rocprim::segmented_radix_sort_config<7, rocprim::kernel_config<256, 15>, rocprim::DisabledWarpSortConfig, false>;
+#else
+using SegmentedSortConfig =
+    rocprim::segmented_radix_sort_config<7, 6, rocprim::kernel_config<256, 15>, rocprim::DisabledWarpSortConfig>;
+#endif
+#endif
+
+// Stable descending sort of (key, value) pairs within every segment
+// [offsets[s], offsets[s + 1]). keys/vals hold the input and an equal-sized
+// spare; on return keys[0]/vals[0] point at the sorted result (the library
+// picks the buffer on the host, so nothing is read back). temp == nullptr:
+// only sets temp_bytes. No host sync, no allocation: graph-capturable.
+inline cudaError_t segmented_sort_pairs_desc(void* temp, size_t& temp_bytes, uint32_t* keys[2], int32_t* vals[2],
+                                             int items, int segments, const int* offsets, cudaStream_t stream) {
+#if QRITA_HIP
+  rocprim::double_buffer<uint32_t> k(keys[0], keys[1]);
+  rocprim::double_buffer<int32_t> v(vals[0], vals[1]);
+  const cudaError_t e = rocprim::segmented_radix_sort_pairs_desc<SegmentedSortConfig>(
+      temp, temp_bytes, k, v, static_cast<unsigned>(items), static_cast<unsigned>(segments), offsets, offsets + 1, 0,
+      32, stream);
+  const uint32_t* sorted_keys = k.current();
+  const int32_t* sorted_vals = v.current();
+#else
+  cub::DoubleBuffer<uint32_t> k(keys[0], keys[1]);
+  cub::DoubleBuffer<int32_t> v(vals[0], vals[1]);
+  const cudaError_t e = cub::DeviceSegmentedRadixSort::SortPairsDescending(temp, temp_bytes, k, v, items, segments,
+                                                                           offsets, offsets + 1, 0, 32, stream);
+  const uint32_t* sorted_keys = k.Current();
+  const int32_t* sorted_vals = v.Current();
+#endif
+  if (sorted_keys != keys[0]) {
+    uint32_t* tk = keys[0];
+    keys[0] = keys[1];
+    keys[1] = tk;
+  }
+  if (sorted_vals != vals[0]) {
+    int32_t* tv = vals[0];
+    vals[0] = vals[1];
+    vals[1] = tv;
+  }
+  return e;
+}
+
+}  // namespace qrita
+#endif  // QRITA_WITH_SEGMENTED_SORT

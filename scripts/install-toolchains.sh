@@ -9,7 +9,8 @@
 #   cuda  nvidia-cuda-toolkit (nvcc 11.8, CUB, static cudart; Debian non-free),
 #         g++-11 (nvcc 11.8's host compiler), cmake, ninja-build
 #   hip   hipcc, libamdhip64-dev, rocm-device-libs, libamd-comgr-dev (ROCm 5.2,
-#         Debian main; clang-15 is the HIP compiler), cmake, ninja-build, and the
+#         Debian main; clang-15 is the HIP compiler), librocprim-dev (the sort
+#         baseline's segmented radix sort), cmake, ninja-build, and the
 #         /usr/lib/cmake/{hip-lang,hip} links CMake's HIP language looks for
 #   all   base + cuda + hip
 #
@@ -21,7 +22,7 @@ log() { printf 'install-toolchains: %s\n' "$*"; }
 die() { printf 'install-toolchains: error: %s\n' "$*" >&2; exit 1; }
 
 usage() {
-	sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 # --- arguments -------------------------------------------------------------
@@ -66,7 +67,7 @@ installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install o
 pkgs=()
 [ "$want_base" = 1 ] && pkgs+=(gcc g++ make)
 [ "$want_cuda" = 1 ] && pkgs+=(nvidia-cuda-toolkit g++-11 cmake ninja-build)
-[ "$want_hip" = 1 ] && pkgs+=(hipcc libamdhip64-dev rocm-device-libs libamd-comgr-dev cmake ninja-build)
+[ "$want_hip" = 1 ] && pkgs+=(hipcc libamdhip64-dev rocm-device-libs libamd-comgr-dev librocprim-dev cmake ninja-build)
 
 # de-duplicate, keeping order
 uniq=()
@@ -180,6 +181,7 @@ fi
 if [ "$want_hip" = 1 ]; then
 	for c in hipcc clang++-15 cmake ninja; do need_cmd "$c"; done
 	[ -d /usr/lib/x86_64-linux-gnu/amdgcn/bitcode ] || die "ROCm device libs (amdgcn/bitcode) missing"
+	[ -f /usr/include/rocprim/rocprim.hpp ] || die "rocPRIM headers (librocprim-dev) missing"
 	log "hipcc:  $(HIP_PLATFORM=amd hipcc --version 2>/dev/null | sed -n 's/^HIP version: //p' | head -n1)"
 	log "clang:  $(clang++-15 --version | head -n1)"
 fi

@@ -9,7 +9,11 @@ static qrita_status qrita_call_bench(qrita_ctx* c, qrita_request r, unsigned abl
 	qrita_bench_options o = {ablation, (qrita_row_stats*)stats};
 	return qrita_bench_topk_topp(c, &r, &o);
 }
-static qrita_status qrita_call_sort(qrita_ctx* c, qrita_request r, uintptr_t ws, size_t bytes) {
+// Host k/p are passed through so that the C side can reject them.
+static qrita_status qrita_call_sort(qrita_ctx* c, qrita_request r, const int32_t* k, const float* p,
+                                    uintptr_t ws, size_t bytes) {
+	if (!r.k_on_device) r.k = k;
+	if (!r.p_on_device) r.p = p;
 	return qrita_bench_sort_topk_topp(c, &r, (void*)ws, bytes);
 }
 */
@@ -57,9 +61,9 @@ func (x *Ctx) SortWorkspace(d DType, batch, vocab int) (int, error) {
 
 // SortTopKTopP enqueues the sort-based baseline (device k and p only).
 func (x *Ctx) SortTopKTopP(r *Request, workspace uintptr, bytes int) error {
-	cr, _, _ := r.c()
+	cr, k, p := r.c()
 	return x.do(func() C.qrita_status {
-		return C.qrita_call_sort(x.c, cr, C.uintptr_t(workspace), C.size_t(bytes))
+		return C.qrita_call_sort(x.c, cr, k, p, C.uintptr_t(workspace), C.size_t(bytes))
 	})
 }
 
