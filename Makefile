@@ -9,7 +9,7 @@ HIP_CXX ?= $(shell command -v clang++-15 2>/dev/null || command -v clang++ 2>/de
 ROCM_CMAKE ?= /usr/lib/x86_64-linux-gnu/cmake
 ROCM_BITCODE ?= /usr/lib/x86_64-linux-gnu/amdgcn/bitcode
 
-.PHONY: test race cuda hip check-cuda check-hip device clean
+.PHONY: test race cuda hip check-cuda check-hip device device-pack clean
 
 test:
 	$(GO) test ./...
@@ -38,8 +38,15 @@ check-cuda: cuda
 # The binaries that run on a GPU machine without Go (build/device/).
 device: cuda
 	mkdir -p build/device
-	CGO_ENABLED=1 $(GO) test -c -tags cuda -o build/device/sampler.test ./sampler
-	CGO_ENABLED=1 $(GO) build -tags cuda -o build/device/qrita-bench ./cmd/qrita-bench
+	CGO_ENABLED=1 $(GO) test -c -tags cuda -ldflags="-s -w" -o build/device/sampler.test ./sampler
+	CGO_ENABLED=1 $(GO) test -c -tags cuda -ldflags="-s -w" -o build/device/native.test ./internal/native
+	CGO_ENABLED=1 $(GO) build -tags cuda -ldflags="-s -w" -o build/device/qrita-bench ./cmd/qrita-bench
+
+# The same binaries in one archive (the device tool carries at most 64 MiB):
+# on the GPU machine, tar -xzf build/pack/device.tar.gz -C build.
+device-pack: device
+	mkdir -p build/pack
+	tar -C build -czf build/pack/device.tar.gz device
 
 check-hip: hip
 	CGO_ENABLED=1 $(GO) vet -tags hip ./...

@@ -22,7 +22,8 @@ for s in "${steps[@]}"; do
   case $s in
   tests)
     "$bin/sampler.test" -test.v -test.count=1 -test.run 'GPU' >"$out/gpu-tests.log" 2>&1 || status=1
-    grep -E '^(--- |PASS|FAIL|ok|qrita-gpu)' "$out/gpu-tests.log" | grep -v '^    ' ;;
+    "$bin/native.test" -test.v -test.count=1 >"$out/native-tests.log" 2>&1 || status=1
+    grep -hE '^(--- |PASS|FAIL|ok|qrita-gpu)' "$out/gpu-tests.log" "$out/native-tests.log" | grep -v '^    ' ;;
   sanitize)
     for tool in memcheck racecheck synccheck; do
       # racecheck and synccheck are slow: they get the small coverage test.
@@ -33,7 +34,7 @@ for s in "${steps[@]}"; do
     done ;;
   bench)
     "$bin/sampler.test" -test.run '^$' -test.bench "$filter" -test.benchtime=1x >"$out/bench.log" 2>&1 || status=1
-    grep qrita-gpu-bench "$out/bench.log" ;;
+    grep -E 'qrita-gpu-(bench|phases)' "$out/bench.log" ;;
   cmake)
     { nvcc --version | tail -2; cmake --version | head -1
       cmake -S . -B /tmp/qrita-cmake -G Ninja -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_ARCHS:-80;90}" &&

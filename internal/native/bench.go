@@ -44,6 +44,9 @@ const RowStatsBytes = int(unsafe.Sizeof(C.qrita_row_stats{}))
 // 0, per-row counters to the device array stats [batch]RowStats. r's k
 // and p must be device arrays.
 func (x *Ctx) BenchTopKTopP(r *Request, ablation Ablation, stats uintptr) error {
+	if (r.K != nil && r.KDevice == 0) || (r.P != nil && r.PDevice == 0) {
+		return &Error{Code: InvalidArg, Msg: "BenchTopKTopP takes device k and p only"}
+	}
 	cr, _, _ := r.c()
 	return x.do(func() C.qrita_status {
 		return C.qrita_call_bench(x.c, cr, C.unsigned(ablation), C.uintptr_t(stats))
