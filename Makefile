@@ -38,9 +38,13 @@ check-cuda: cuda
 # The binaries that run on a GPU machine without Go (build/device/).
 device: cuda
 	mkdir -p build/device
-	CGO_ENABLED=1 $(GO) test -c -tags cuda -ldflags="-s -w" -o build/device/sampler.test ./sampler
-	CGO_ENABLED=1 $(GO) test -c -tags cuda -ldflags="-s -w" -o build/device/native.test ./internal/native
-	CGO_ENABLED=1 $(GO) build -tags cuda -ldflags="-s -w" -o build/device/qrita-bench ./cmd/qrita-bench
+	# Go's build cache does not see libqrita.a change: its hash in the link
+	# flags makes every new library relink the binaries.
+	stamp=$$(sha1sum build/cuda/libqrita.a | cut -c1-16); \
+	flags="-s -w -X main.qritaLib=$$stamp"; \
+	CGO_ENABLED=1 $(GO) test -c -tags cuda -ldflags="$$flags" -o build/device/sampler.test ./sampler && \
+	CGO_ENABLED=1 $(GO) test -c -tags cuda -ldflags="$$flags" -o build/device/native.test ./internal/native && \
+	CGO_ENABLED=1 $(GO) build -tags cuda -ldflags="$$flags" -o build/device/qrita-bench ./cmd/qrita-bench
 
 # The same binaries in one archive (the device tool carries at most 64 MiB):
 # on the GPU machine, tar -xzf build/pack/device.tar.gz -C build.

@@ -27,6 +27,22 @@ constexpr int kWarpSize = 32;
 constexpr lane_mask_t kFullLaneMask = ~lane_mask_t(0);
 static_assert(sizeof(lane_mask_t) * 8 == kWarpSize, "one mask bit per lane");
 
+// 64-bit add to shared memory. CUDA has no native 64-bit shared add (it
+// loops on compare-and-swap, which serialises under contention); two
+// 32-bit adds with the carry of the low word give the same sum once every
+// add has landed. AMD's LDS adds 64 bits natively.
+__device__ __forceinline__ void shared_add_u64(unsigned long long* addr, unsigned long long v) {
+#if QRITA_HIP
+  atomicAdd(addr, v);
+#else
+  unsigned int* w = reinterpret_cast<unsigned int*>(addr);  // little-endian: low word first
+  const unsigned int lo = static_cast<unsigned int>(v);
+  const unsigned int old = atomicAdd(&w[0], lo);
+  const unsigned int hi = static_cast<unsigned int>(v >> 32) + (old + lo < old ? 1u : 0u);
+  if (hi) atomicAdd(&w[1], hi);
+#endif
+}
+
 // The SM's cycle counter (benchmark counters only).
 __device__ __forceinline__ long long device_clock() { return clock64(); }
 

@@ -77,6 +77,22 @@ struct GlobalSource {
   }
 };
 
+// Bounds every searched value lies within. The search skips the whole
+// digits they share: LLM candidates share their top bits, so the search
+// over them takes three steps instead of four.
+struct KeyRange {
+  uint32_t lo = 0, hi = ~0u;
+};
+
+// Leading bits settled by the range: whole digits, leaving at least one
+// digit to search.
+__device__ __forceinline__ int settled_bits(KeyRange range, int bits) {
+  if (range.lo > range.hi) return 0;  // empty: nothing is known
+  const int common = range.lo == range.hi ? kKeyBits : __clz(range.lo ^ range.hi);
+  const int settled = common / bits * bits;
+  return settled < kKeyBits - bits ? settled : kKeyBits - bits;
+}
+
 __device__ __forceinline__ Pivot clamp_to_floor(Pivot p, Pivot floor) {
   if (p.key == floor.key && p.idx > floor.idx) p.idx = floor.idx;
   return p;
@@ -95,13 +111,13 @@ __device__ __forceinline__ void histogram_add(Sh& sh, bool hit, uint32_t bin, ma
     const mass_t sum = kWithMass ? warp_sum(hit ? m : mass_t(0)) : mass_t(0);
     if (lane_id() == leader) {
       atomicAdd(&sh.hist_count[lead_bin], static_cast<uint32_t>(popcount(hits)));
-      if (kWithMass && sum != 0) atomicAdd(&sh.hist_mass[lead_bin], sum);
+      if (kWithMass && sum != 0) shared_add_u64(&sh.hist_mass[lead_bin], sum);
     }
     return;
   }
   if (hit) {
     atomicAdd(&sh.hist_count[bin], 1u);
-    if (kWithMass && m != 0) atomicAdd(&sh.hist_mass[bin], m);
+    if (kWithMass && m != 0) shared_add_u64(&sh.hist_mass[bin], m);
   }
 }
 
@@ -119,12 +135,13 @@ __device__ void clear_histogram(Sh& sh, bool with_mass) {
 // the value; *count_above gets how many rank above it and *count_equal
 // how many share it.
 template <class Src, class Sh, class Member, class Proj>
-__device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Proj proj,
+__device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Proj proj, KeyRange range,
                                       uint32_t r, uint32_t* count_above, uint32_t* count_equal) {
-  uint32_t prefix = 0, above = 0;
   const int bits = sh.digit_bits;
   const uint32_t digit_mask = (1u << bits) - 1;
-  for (int shift = kKeyBits - bits; shift >= 0; shift -= bits) {
+  const int settled = settled_bits(range, bits);
+  uint32_t prefix = settled ? range.hi & (~0u << (kKeyBits - settled)) : 0u, above = 0;
+  for (int shift = kKeyBits - settled - bits; shift >= 0; shift -= bits) {
     clear_histogram(sh, false);
     const uint32_t hi = shift + bits >= kKeyBits ? 0u : (~0u << (shift + bits));
     src.each([&](uint32_t key, uint32_t idx, float, bool live) {
@@ -155,7 +172,7 @@ __device__ Pivot rank_ties(const Src& src, Sh& sh, Pivot floor, uint32_t v, uint
   uint32_t above, equal;
   const uint32_t inv = radix_select_desc(
       src, sh, [&](uint32_t key, uint32_t idx) { return key == v && at_or_above(key, idx, floor); },
-      [](uint32_t, uint32_t idx) { return ~idx; }, need, &above, &equal);
+      [](uint32_t, uint32_t idx) { return ~idx; }, KeyRange{}, need, &above, &equal);
   return Pivot{v, ~inv};
 }
 
@@ -167,11 +184,11 @@ struct Cut {
 // Keeps the first r entries in rank order among those at or above floor
 // (top-k). Requires 1 <= r <= their number.
 template <class Src, class Sh>
-__device__ Cut select_rank(const Src& src, Sh& sh, Pivot floor, uint32_t r, bool keep_ties) {
+__device__ Cut select_rank(const Src& src, Sh& sh, Pivot floor, uint32_t r, bool keep_ties, KeyRange range = {}) {
   uint32_t above, ties;
   const uint32_t v = radix_select_desc(
       src, sh, [&](uint32_t key, uint32_t idx) { return at_or_above(key, idx, floor); },
-      [](uint32_t key, uint32_t) { return key; }, r, &above, &ties);
+      [](uint32_t key, uint32_t) { return key; }, range, r, &above, &ties);
   const uint32_t need = r - above;
   const Pivot p = rank_ties(src, sh, floor, v, need, ties, keep_ties);
   return Cut{p, keep_ties || need >= ties ? above + ties : r};
@@ -191,12 +208,13 @@ __device__ mass_t mass_total(const Src& src, Sh& sh, Pivot floor, MassScale scal
 // whose mass reaches goal (top-p).
 template <class Src, class Sh>
 __device__ Cut select_mass(const Src& src, Sh& sh, Pivot floor, double goal, MassScale scale,
-                           bool keep_ties) {
-  uint32_t prefix = 0, above = 0, ties = 0;
-  mass_t mass_above = 0;
+                           bool keep_ties, KeyRange range = {}) {
   const int bits = sh.digit_bits;
   const uint32_t digit_mask = (1u << bits) - 1;
-  for (int shift = kKeyBits - bits; shift >= 0; shift -= bits) {
+  const int settled = settled_bits(range, bits);
+  uint32_t prefix = settled ? range.hi & (~0u << (kKeyBits - settled)) : 0u, above = 0, ties = 0;
+  mass_t mass_above = 0;
+  for (int shift = kKeyBits - settled - bits; shift >= 0; shift -= bits) {
     clear_histogram(sh, true);
     const uint32_t hi = shift + bits >= kKeyBits ? 0u : (~0u << (shift + bits));
     src.each([&](uint32_t key, uint32_t idx, float x, bool live) {

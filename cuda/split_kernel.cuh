@@ -65,7 +65,9 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     uint32_t lo, hi;
     slice_bounds(n, s, S, &lo, &hi);
     RowCounters counters = row_counters(prm, r, s == 0);
-    const uint32_t key_thr = row_threshold<Policy, E>(row, n, ask, prm.ablation, sh);
+    RowSample<Policy, E> smp;
+    smp.load(row, n);
+    const uint32_t key_thr = row_threshold<Policy, E>(smp, n, ask, prm.ablation, sh);
     counters.lap(RowCounters::kThreshold);
     gather_candidates<Policy, E>(row, lo, hi, key_thr, ask.want_p && !ask.want_k, sh);
     counters.lap(RowCounters::kGather);

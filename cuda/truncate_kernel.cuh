@@ -36,22 +36,39 @@ __device__ uint32_t candidate_target(bool do_k, uint32_t k) {
   return min(want, max(kDefault, k + k / 4));
 }
 
+// This thread's share of a row's strided sample (for sigma_threshold),
+// loaded ahead so the next row's round trip overlaps this row's work.
+template <class Policy, class E>
+struct RowSample {
+  static constexpr int kPerThread = (Policy::kSampleSize + Policy::kBlockThreads - 1) / Policy::kBlockThreads;
+  typename E::bits_t v[kPerThread];
+
+  __device__ void load(const typename E::bits_t* row, uint32_t n) {
+    if (n <= static_cast<uint32_t>(Policy::kGatherWholeRowBelow)) return;  // not sampled
+#pragma unroll
+    for (int t = 0; t < kPerThread; ++t) {
+      const int j = threadIdx.x + t * Policy::kBlockThreads;
+      if (j < Policy::kSampleSize) v[t] = row[static_cast<uint32_t>(uint64_t(j) * n / Policy::kSampleSize)];
+    }
+  }
+};
+
 // The key above which about `target` of the row's n entries lie, if the
 // bulk of the row is Gaussian; every keepable key when the row is short.
 template <class Policy, class E, class Sh>
-__device__ uint32_t sigma_threshold(const typename E::bits_t* row, uint32_t n, uint32_t target,
-                                    Sh& sh) {
+__device__ uint32_t sigma_threshold(const RowSample<Policy, E>& smp, uint32_t n, uint32_t target, Sh& sh) {
   constexpr uint32_t kAll = kKeyNegInf + 1;
   if (n <= static_cast<uint32_t>(Policy::kGatherWholeRowBelow)) return kAll;
-  // Every thread loads part of the sample (one memory round trip); warp 0
-  // then reduces it in a fixed order, so the statistics do not depend on
-  // the block size. The candidate buffer is free until the gather.
+  // Every thread holds part of the sample; warp 0 reduces it in a fixed
+  // order, so the statistics do not depend on the block size. The
+  // candidate buffer is free until the gather.
   static_assert(Policy::kSampleSize <= Sh::kCapacity, "the sample fits the candidate buffer");
   static_assert(Policy::kSampleSize % kWarpSize == 0, "lanes split the sample evenly");
   float* sample = reinterpret_cast<float*>(sh.cand_bits);
-  for (int j = threadIdx.x; j < Policy::kSampleSize; j += Policy::kBlockThreads) {
-    const uint32_t pos = static_cast<uint32_t>(uint64_t(j) * n / Policy::kSampleSize);
-    sample[j] = E::to_float(row[pos]);
+#pragma unroll
+  for (int t = 0; t < RowSample<Policy, E>::kPerThread; ++t) {
+    const int j = threadIdx.x + t * Policy::kBlockThreads;
+    if (j < Policy::kSampleSize) sample[j] = E::to_float(smp.v[t]);
   }
   __syncthreads();
   if (warp_id() == 0) {
@@ -145,7 +162,7 @@ __device__ void gather_candidates(const typename E::bits_t* row, uint32_t lo, ui
   if (lane_id() == 0) {
     atomicAdd(&sh.n_keepable, keepable_count);
     atomicMax(&sh.max_key, max_key);
-    if (rest) atomicAdd(&sh.mass_rest, rest);
+    if (rest) shared_add_u64(&sh.mass_rest, rest);
   }
   __syncthreads();
 }
@@ -177,10 +194,10 @@ struct RowAsk {
 // No key reaches ~0u (+Inf's is lower), so the no-truncation ablation
 // gathers nothing and still counts the keepable entries and the maximum.
 template <class Policy, class E, class Sh>
-__device__ uint32_t row_threshold(const typename E::bits_t* row, uint32_t n, const RowAsk& ask, unsigned ablation,
+__device__ uint32_t row_threshold(const RowSample<Policy, E>& smp, uint32_t n, const RowAsk& ask, unsigned ablation,
                                   Sh& sh) {
   if (ablation & kAblateNoTruncation) return ~0u;
-  return sigma_threshold<Policy, E>(row, n, candidate_target<Policy>(ask.want_k, ask.k), sh);
+  return sigma_threshold<Policy, E>(smp, n, candidate_target<Policy>(ask.want_k, ask.k), sh);
 }
 
 // Step 3: decides the kept set of a row from what the gather left in sh
@@ -202,6 +219,7 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
   const bool complete = cands <= Sh::kCapacity && !(ablation & kAblateForceFallback);
   const Shared shared{&sh, min(cands, static_cast<uint32_t>(Sh::kCapacity))};
   const Global global{row, n};
+  const KeyRange cand_keys{key_thr, sh.max_key};  // every candidate's key
 
   RowPlan plan{Cut{kPivotAll, keepable_n}, false};
   if (keepable_n == 0) return RowPlan{Cut{kPivotNone, 0}, true};
@@ -210,7 +228,7 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
   const bool do_k = want_k && static_cast<uint32_t>(k) < keepable_n;
   if (do_k) {
     if (complete && cands >= static_cast<uint32_t>(k)) {
-      plan = RowPlan{select_rank(shared, sh, kPivotAll, k, keep_ties), true};
+      plan = RowPlan{select_rank(shared, sh, kPivotAll, k, keep_ties, cand_keys), true};
     } else {
       if (!may_read_row) return undecided;
       plan = RowPlan{select_rank(global, sh, kPivotAll, k, keep_ties), false};
@@ -225,13 +243,13 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
   // The top entry of the survivors is the row's top entry.
   const bool top_in_shared = complete && cands > 0;
   if (p <= 0.0f) {
-    if (top_in_shared) return RowPlan{select_rank(shared, sh, plan.cut.pivot, 1, keep_ties), true};
+    if (top_in_shared) return RowPlan{select_rank(shared, sh, plan.cut.pivot, 1, keep_ties, cand_keys), true};
     if (!may_read_row) return undecided;
     return RowPlan{select_rank(global, sh, plan.cut.pivot, 1, keep_ties), false};
   }
   if (plan.in_shared) {
     const mass_t z = mass_total<kThreads>(shared, sh, plan.cut.pivot, scale);
-    return RowPlan{select_mass(shared, sh, plan.cut.pivot, double(p) * double(z), scale, keep_ties), true};
+    return RowPlan{select_mass(shared, sh, plan.cut.pivot, double(p) * double(z), scale, keep_ties, cand_keys), true};
   }
   // Top-p over the whole row: the candidates settle it when their mass
   // reaches p of the row's (candidates first, the rest rescaled).
@@ -240,7 +258,7 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
     const double rest =
         scale.inf_max ? 0.0 : rint(double(sh.mass_rest) * exp(double(float_of_key(key_thr)) - double(max_value)));
     const double goal = double(p) * (double(zc) + rest);
-    if (double(zc) >= goal) return RowPlan{select_mass(shared, sh, kPivotAll, goal, scale, keep_ties), true};
+    if (double(zc) >= goal) return RowPlan{select_mass(shared, sh, kPivotAll, goal, scale, keep_ties, cand_keys), true};
   }
   if (!may_read_row) return undecided;
   const mass_t z = mass_total<kThreads>(global, sh, plan.cut.pivot, scale);
@@ -366,18 +384,26 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
   const uint32_t n = static_cast<uint32_t>(prm.vocab);
   if (threadIdx.x == 0) sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
   __syncthreads();
+  auto row_at = [&](int64_t r) { return static_cast<bits_t*>(prm.logits) + r * prm.row_stride; };
+  RowSample<Policy, E> smp;
+  if (blockIdx.x < prm.batch) smp.load(row_at(blockIdx.x), n);
   for (int64_t r = blockIdx.x; r < prm.batch; r += gridDim.x) {
-    bits_t* row = static_cast<bits_t*>(prm.logits) + r * prm.row_stride;
+    bits_t* row = row_at(r);
     const RowAsk ask(prm.k ? prm.k[r] : 0, prm.p ? prm.p[r] : 1.0f, n);
     const bool ids_out = prm.out_ids != nullptr;
     RowCounters counters = row_counters(prm, r);
+    // The sample of this block's next row is read while this row is done.
+    RowSample<Policy, E> next = smp;
+    if (r + gridDim.x < prm.batch) next.load(row_at(r + gridDim.x), n);
     if (!ids_out && !ask.any()) {
       // No filter: only NaN entries change.
       counters.outcome(0, true);
       write_mask<Policy, E>(row, 0, n, RowPlan{Cut{kPivotAll, 0}, false}, sh);
+      smp = next;
       continue;
     }
-    const uint32_t key_thr = row_threshold<Policy, E>(row, n, ask, prm.ablation, sh);
+    const uint32_t key_thr = row_threshold<Policy, E>(smp, n, ask, prm.ablation, sh);
+    smp = next;
     counters.lap(RowCounters::kThreshold);
     gather_candidates<Policy, E>(row, 0, n, key_thr, ask.want_p && !ask.want_k, sh);
     counters.lap(RowCounters::kGather);
