@@ -26,6 +26,9 @@ struct TruncateAlgorithmPolicy {
   static constexpr int kMaxTargetDivisor = 4;
   // The threshold moves this many deviations down for safety.
   static constexpr float kSigmaMargin = 0.25f;
+  // A top-p row whose nucleus reaches below the threshold gathers once
+  // more, aiming to fill this share of the buffer.
+  static constexpr float kSecondGatherFill = 0.75f;
   // Small batches cut each row into parts of at least this many entries,
   // at most kMaxSlices parts (cuda/split_kernel.cuh).
   static constexpr int kMinSliceEntries = 8192;

@@ -251,16 +251,38 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
     const mass_t z = mass_total<kThreads>(shared, sh, plan.cut.pivot, scale);
     return RowPlan{select_mass(shared, sh, plan.cut.pivot, double(p) * double(z), scale, keep_ties, cand_keys), true};
   }
-  // Top-p over the whole row: the candidates settle it when their mass
-  // reaches p of the row's (candidates first, the rest rescaled).
-  if (!want_k && top_in_shared) {
-    const mass_t zc = mass_total<kThreads>(shared, sh, kPivotAll, scale);
+  // Top-p over the whole row: the candidates gathered above thr settle it
+  // when their mass reaches p of the row's (candidates first, the rest
+  // rescaled from the gather's sum relative to thr).
+  auto settle_from_candidates = [&](uint32_t thr, RowPlan* out) {
+    const Shared cands_now{&sh, sh.cand_count};
+    const mass_t zc = mass_total<kThreads>(cands_now, sh, kPivotAll, scale);
     const double rest =
-        scale.inf_max ? 0.0 : rint(double(sh.mass_rest) * exp(double(float_of_key(key_thr)) - double(max_value)));
+        scale.inf_max ? 0.0 : rint(double(sh.mass_rest) * exp(double(float_of_key(thr)) - double(max_value)));
     const double goal = double(p) * (double(zc) + rest);
-    if (double(zc) >= goal) return RowPlan{select_mass(shared, sh, kPivotAll, goal, scale, keep_ties, cand_keys), true};
-  }
+    if (double(zc) < goal) return false;
+    *out = RowPlan{select_mass(cands_now, sh, kPivotAll, goal, scale, keep_ties, KeyRange{thr, sh.max_key}), true};
+    return true;
+  };
+  if (!want_k && top_in_shared && settle_from_candidates(key_thr, &plan)) return plan;
   if (!may_read_row) return undecided;
+  // The nucleus reaches below the threshold: one deeper gather, sized from
+  // what the first one found, usually settles it for one more read of the
+  // row instead of the multi-pass search.
+  if (!want_k && complete && key_thr > kPivotAll.key && !(ablation & kAblateNoTruncation)) {
+    const uint32_t fill = static_cast<uint32_t>(Sh::kCapacity * Policy::kSecondGatherFill);
+    const uint32_t target1 = candidate_target<Policy>(false, 0);
+    const uint32_t target2 = static_cast<uint32_t>(min(uint64_t(target1) * fill / max(cands, 1u), uint64_t(fill)));
+    if (target2 > target1) {
+      RowSample<Policy, E> smp;
+      smp.load(row, n);
+      const uint32_t thr2 = sigma_threshold<Policy, E>(smp, n, target2, sh);
+      if (thr2 < key_thr) {
+        gather_candidates<Policy, E>(row, 0, n, thr2, true, sh);
+        if (sh.cand_count <= Sh::kCapacity && sh.cand_count > 0 && settle_from_candidates(thr2, &plan)) return plan;
+      }
+    }
+  }
   const mass_t z = mass_total<kThreads>(global, sh, plan.cut.pivot, scale);
   return RowPlan{select_mass(global, sh, plan.cut.pivot, double(p) * double(z), scale, keep_ties), false};
 }

@@ -5,6 +5,7 @@ package sampler_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -47,6 +48,13 @@ func TestGPUMatchesReferenceOnLargeRows(t *testing.T) {
 			cases = append(cases, testcases.Case{Name: d.String() + "_" + kp.name, Batch: 8, Vocab: 128256,
 				Dist: d, Seed: uint64(len(cases)) + 77, K: kp.k, P: kp.p})
 		}
+	}
+	// Heavy-tailed rows at the largest preset vocabulary: some top-p rows
+	// have a nucleus below the first threshold (the second gather) or
+	// beyond the buffer (the whole-row search).
+	for i, p := range []float32{0.9, 0.95, 0.99} {
+		cases = append(cases, testcases.Case{Name: fmt.Sprintf("llm_262208_p%g", p), Batch: 48, Vocab: 262208,
+			Dist: testcases.LLMLike, Seed: uint64(900 + i), P: testcases.PConst(p)})
 	}
 	runCases(t, s, cases)
 }
