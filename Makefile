@@ -41,7 +41,7 @@ device: cuda
 	# Go's build cache does not see libqrita.a change: its hash in the link
 	# flags makes every new library relink the binaries.
 	stamp=$$(sha1sum build/cuda/libqrita.a | cut -c1-16); \
-	flags="-s -w -X main.qritaLib=$$stamp"; \
+	flags="-X main.qritaLib=$$stamp"; \
 	CGO_ENABLED=1 $(GO) test -c -tags cuda -ldflags="$$flags" -o build/device/sampler.test ./sampler && \
 	CGO_ENABLED=1 $(GO) test -c -tags cuda -ldflags="$$flags" -o build/device/native.test ./internal/native && \
 	CGO_ENABLED=1 $(GO) build -tags cuda -ldflags="$$flags" -o build/device/qrita-bench ./cmd/qrita-bench

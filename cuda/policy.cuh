@@ -29,6 +29,8 @@ struct TruncateAlgorithmPolicy {
   // A top-p row whose nucleus reaches below the threshold gathers once
   // more, aiming to fill this share of the buffer.
   static constexpr float kSecondGatherFill = 0.75f;
+  // ... when the first candidates hold at least this share of the goal.
+  static constexpr float kSecondGatherMinReach = 0.5f;
   // Small batches cut each row into parts of at least this many entries,
   // at most kMaxSlices parts (cuda/split_kernel.cuh).
   static constexpr int kMinSliceEntries = 8192;

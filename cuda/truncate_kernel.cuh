@@ -254,22 +254,26 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
   // Top-p over the whole row: the candidates gathered above thr settle it
   // when their mass reaches p of the row's (candidates first, the rest
   // rescaled from the gather's sum relative to thr).
+  double reached = 0;  // share of the goal the candidates hold
   auto settle_from_candidates = [&](uint32_t thr, RowPlan* out) {
     const Shared cands_now{&sh, sh.cand_count};
     const mass_t zc = mass_total<kThreads>(cands_now, sh, kPivotAll, scale);
     const double rest =
         scale.inf_max ? 0.0 : rint(double(sh.mass_rest) * exp(double(float_of_key(thr)) - double(max_value)));
     const double goal = double(p) * (double(zc) + rest);
+    reached = goal > 0 ? double(zc) / goal : 1.0;
     if (double(zc) < goal) return false;
     *out = RowPlan{select_mass(cands_now, sh, kPivotAll, goal, scale, keep_ties, KeyRange{thr, sh.max_key}), true};
     return true;
   };
   if (!want_k && top_in_shared && settle_from_candidates(key_thr, &plan)) return plan;
   if (!may_read_row) return undecided;
-  // The nucleus reaches below the threshold: one deeper gather, sized from
-  // what the first one found, usually settles it for one more read of the
-  // row instead of the multi-pass search.
-  if (!want_k && complete && key_thr > kPivotAll.key && !(ablation & kAblateNoTruncation)) {
+  // The nucleus reaches a little below the threshold: one deeper gather,
+  // sized from what the first one found, can settle it for one more read
+  // of the row instead of the multi-pass search. Not when the candidates
+  // hold too little of the goal (flat rows): it could not.
+  if (!want_k && complete && key_thr > kPivotAll.key && !(ablation & kAblateNoTruncation) &&
+      reached >= Policy::kSecondGatherMinReach) {
     const uint32_t fill = static_cast<uint32_t>(Sh::kCapacity * Policy::kSecondGatherFill);
     const uint32_t target1 = candidate_target<Policy>(false, 0);
     const uint32_t target2 = static_cast<uint32_t>(min(uint64_t(target1) * fill / max(cands, 1u), uint64_t(fill)));
