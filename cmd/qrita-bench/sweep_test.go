@@ -140,8 +140,9 @@ func TestPresets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 5 vocabs x 2 dtypes x 13 batches x 3 modes, fp16 13 x 3, misses 3 dists x 3 batches x 3 modes, ids 2 x 2.
-	if want := 5*2*13*3 + 13*3 + 3*3*3 + 2*2; len(full) != want {
+	// fp32 llm 2 vocabs x 11 batches x 4 modes, 2 mid vocabs x 2 batches x 4, bf16 and fp16 3 x 4,
+	// misses 3 dists x 3 batches x 4, ids 2 x 2.
+	if want := 2*11*4 + 2*2*4 + 2*3*4 + 3*3*4 + 2*2; len(full) != want {
 		t.Errorf("full: %d cases, want %d", len(full), want)
 	}
 	count := func(cs []benchCase, f func(benchCase) bool) int {
@@ -156,15 +157,16 @@ func TestPresets(t *testing.T) {
 	if n := count(full, func(c benchCase) bool { return c.out == "ids" && c.dtype == sampler.Float32 && c.k == 50 }); n != 4 {
 		t.Errorf("full: %d ids cases", n)
 	}
-	if n := count(full, func(c benchCase) bool { return c.dtype == sampler.Float16 && c.vocab == 128256 }); n != 39 {
+	if n := count(full, func(c benchCase) bool { return c.dtype == sampler.Float16 && c.vocab == 128256 }); n != 12 {
 		t.Errorf("full: %d fp16 cases", n)
 	}
 	if n := count(full, func(c benchCase) bool { return c.dist == testcases.OneHot && c.k == 0 && c.p == 0.9 }); n != 3 {
 		t.Errorf("full: %d one-hot top-p cases", n)
 	}
-	if n := count(full, func(c benchCase) bool { return c.batch == 4096 && c.vocab == 262208 }); n != 6 {
-		t.Errorf("full: %d cases at 4096 x 262208", n)
+	if n := count(full, func(c benchCase) bool { return c.batch == 1024 && c.vocab == 262208 && c.out == "mask" }); n != 4 {
+		t.Errorf("full: %d mask cases at 1024 x 262208", n)
 	}
+
 	t1, _ := buildCases(gpuOpts(t, "-sweep", "table1"))
 	if len(t1) != 10 || count(t1, func(c benchCase) bool { return c.batch == 1024 && c.dist == testcases.LLMLike }) != 10 {
 		t.Errorf("table1: %v", t1)
