@@ -11,8 +11,8 @@ import (
 
 // runCPU times every case on the CPU backend: the read-once floor (once
 // per shape), the backend, and with the reference on, the reference and
-// the verification.
-func runCPU(o options, cases []benchCase, workers int, mode reference.TieMode, prog *progress) ([]benchfmt.Result, error) {
+// the verification. stop ends the sweep between cases.
+func runCPU(stop context.Context, o options, cases []benchCase, workers int, mode reference.TieMode, prog *progress) ([]benchfmt.Result, error) {
 	s, err := sampler.New(sampler.WithBackend(sampler.BackendCPU), sampler.WithWorkers(workers), sampler.WithTieMode(mode))
 	if err != nil {
 		return nil, err
@@ -25,6 +25,9 @@ func runCPU(o options, cases []benchCase, workers int, mode reference.TieMode, p
 	var floorNs float64
 	var last shape
 	for i, c := range cases {
+		if stopRequested(stop) {
+			return results, errInterrupted
+		}
 		prog.begin(c.String())
 		if i == 0 || c.shape() != last {
 			last = c.shape()

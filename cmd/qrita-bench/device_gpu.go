@@ -74,10 +74,13 @@ func specAblation(a ablation, keepTies bool) *gpubench.Ablation {
 }
 
 // time runs every case in device memory (package gpubench's protocol).
-func (w *gpuWorker) time(o options, cases []benchCase, prog *progress) error {
+func (w *gpuWorker) time(stop context.Context, o options, cases []benchCase, prog *progress) error {
 	opts := gpuOptions(o)
 	src := newLogitsSource(cases, o.seed)
 	for _, c := range cases {
+		if stopRequested(stop) {
+			return errInterrupted
+		}
 		prog.begin(fmt.Sprintf("gpu%d %s", w.id, c))
 		spec := gpubench.Spec{Batch: c.batch, Vocab: c.vocab, DType: c.dtype, Dist: c.dist, K: int32(c.k),
 			P: float32(c.p), Seed: o.seed, Logits: src.logits(c), IDs: c.out == benchfmt.OutIDs,
@@ -116,7 +119,7 @@ func baselineOf(b *gpubench.Baseline) *benchfmt.Baseline {
 // runGPU times the cases on every selected device, one worker each, in
 // parallel; then, with the reference on, times the CPU reference per case
 // and checks each device's fp32 output (host-slice API) against it.
-func runGPU(o options, cases []benchCase, mode reference.TieMode, prog *progress, env *benchfmt.Env) ([]benchfmt.Result, error) {
+func runGPU(stop context.Context, o options, cases []benchCase, mode reference.TieMode, prog *progress, env *benchfmt.Env) ([]benchfmt.Result, error) {
 	env.NVML = nvmlReport()
 	ids, err := o.devices.resolve(native.DeviceCount())
 	if err != nil {
@@ -138,7 +141,7 @@ func runGPU(o options, cases []benchCase, mode reference.TieMode, prog *progress
 				errs[i] = fmt.Errorf("device %d: %w", id, err)
 				return
 			}
-			if err := w.time(o, cases, prog); err != nil {
+			if err := w.time(stop, o, cases, prog); err != nil {
 				errs[i] = fmt.Errorf("device %d: %w", id, err)
 			}
 		})
@@ -149,6 +152,12 @@ func runGPU(o options, cases []benchCase, mode reference.TieMode, prog *progress
 			w.close()
 		}
 	}()
+	interrupted := false
+	for i, err := range errs {
+		if errors.Is(err, errInterrupted) {
+			interrupted, errs[i] = true, nil
+		}
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -157,14 +166,21 @@ func runGPU(o options, cases []benchCase, mode reference.TieMode, prog *progress
 			CCMajor: w.info.CCMajor, CCMinor: w.info.CCMinor, SMs: w.info.Multiprocessors,
 			MemoryBytes: w.info.TotalMemory, RuntimeVersion: w.info.RuntimeVersion, DriverVersion: w.info.DriverVersion})
 	}
+	var results []benchfmt.Result
+	for _, w := range workers {
+		results = append(results, w.results...)
+	}
+	if interrupted {
+		return results, errInterrupted // no reference phase for a partial sweep
+	}
 	if withRef {
 		if err := referencePhase(o, cases, mode, workers, prog); err != nil {
 			return nil, err
 		}
-	}
-	var results []benchfmt.Result
-	for _, w := range workers {
-		results = append(results, w.results...)
+		results = results[:0]
+		for _, w := range workers {
+			results = append(results, w.results...)
+		}
 	}
 	return results, nil
 }

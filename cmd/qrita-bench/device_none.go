@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 
 	"github.com/qrita-project/qrita/internal/benchfmt"
@@ -11,7 +12,7 @@ import (
 )
 
 // runGPU fails in builds without a GPU backend, with sampler.New's reason.
-func runGPU(o options, _ []benchCase, _ reference.TieMode, _ *progress, _ *benchfmt.Env) ([]benchfmt.Result, error) {
+func runGPU(_ context.Context, o options, _ []benchCase, _ reference.TieMode, _ *progress, _ *benchfmt.Env) ([]benchfmt.Result, error) {
 	s, err := sampler.New(sampler.WithBackend(o.backend))
 	if err == nil {
 		s.Close()

@@ -160,11 +160,16 @@ the reference time and the speedup over it, the verification. On GPUs
 also: the output (-out) and ablation (-ablation) where swept, the L2
 state (cold:R = inputs rotated over R buffers; hot = an L2 figure), the
 pure read and the ratio to it, the sort-based baseline and the speedup
-over it, the extra device memory per call (qrita allocates none for the
-mask; the id arrays for -out ids) and the sort's workspace, and from one
+over it, the extra device memory per call (none for the mask: small
+batches use a per-stream workspace fixed by the device, allocated on the
+first call; the id arrays for -out ids) and the sort's workspace, and from one
 untimed call with counters the sigma-truncation hit rate and the mean
 candidate count per row (Table 1). A baseline the library does not
 provide shows "-" and the run goes on.
+
+SIGINT or SIGTERM (Ctrl-C, a timeout) stops the sweep after the running
+case: the finished cases are written (and plotted), marked INTERRUPTED,
+and the exit status is 1.
 
 Vocab presets: llama3=128256, qwen=151936, gpt-oss=201088, qwen3.5=248320,
 gemma3=262208, paper=all five.

@@ -6,12 +6,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
+	"syscall"
 
 	"github.com/qrita-project/qrita/internal/benchfmt"
 	"github.com/qrita-project/qrita/reference"
@@ -24,7 +27,9 @@ func main() {
 		return
 	}
 	if err == nil {
-		err = run(o, os.Args[1:], os.Stdout, os.Stderr)
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err = run(ctx, o, os.Args[1:], os.Stdout, os.Stderr)
+		stop()
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "qrita-bench:", err)
@@ -33,8 +38,10 @@ func main() {
 }
 
 // run builds the sweep, times it on the chosen backend, writes the results
-// in the chosen format (and the plot), and fails if a row mismatches.
-func run(o options, args []string, out, errw io.Writer) error {
+// in the chosen format (and the plot), and fails if a row mismatches. When
+// ctx ends first, the cases finished so far are written and the error is
+// errInterrupted.
+func run(ctx context.Context, o options, args []string, out, errw io.Writer) error {
 	cases, err := buildCases(o)
 	if err != nil {
 		return err
@@ -55,15 +62,19 @@ func run(o options, args []string, out, errw io.Writer) error {
 		env.Workers = workers
 		env.Protocol = fmt.Sprintf("median of %d calls after %d warm-up, each on a fresh copy of the logits; "+
 			"floor: parallel read-once sum of the logits", o.reps, o.warmup)
-		results, err = runCPU(o, cases, workers, mode, prog)
+		results, err = runCPU(ctx, o, cases, workers, mode, prog)
 	} else {
 		env.Protocol = gpuProtocol(o)
 		env.L2, env.Timing = o.l2, o.timing
-		results, err = runGPU(o, cases, mode, prog, &env)
+		results, err = runGPU(ctx, o, cases, mode, prog, &env)
 	}
 	prog.finish()
-	if err != nil {
+	interrupted := errors.Is(err, errInterrupted)
+	if err != nil && !interrupted {
 		return err
+	}
+	if interrupted {
+		env.Protocol += interruptedNote(len(results), len(cases))
 	}
 	if o.ref.on(len(cases)) {
 		env.Protocol += fmt.Sprintf("; reference: median of %d calls on the CPU", o.refReps)
@@ -71,12 +82,18 @@ func run(o options, args []string, out, errw io.Writer) error {
 	if err := render(out, o.format, env, results); err != nil {
 		return err
 	}
-	if o.plot != "" {
+	if o.plot != "" && len(results) > 0 {
 		if err := writePlot(o.plot, env, results); err != nil {
 			return err
 		}
 	}
-	return verdict(out, o.format, results)
+	if err := verdict(out, o.format, results); err != nil {
+		return err
+	}
+	if interrupted {
+		return errInterrupted
+	}
+	return nil
 }
 
 func render(w io.Writer, format string, env benchfmt.Env, results []benchfmt.Result) error {

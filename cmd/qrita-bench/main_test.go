@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -27,7 +28,7 @@ func runArgs(t *testing.T, args ...string) string {
 		t.Fatalf("%v: %v", args, err)
 	}
 	var out bytes.Buffer
-	if err := run(o, args, &out, io.Discard); err != nil {
+	if err := run(context.Background(), o, args, &out, io.Discard); err != nil {
 		t.Fatalf("%v: %v\n%s", args, err, out.String())
 	}
 	return out.String()
@@ -264,7 +265,7 @@ func TestGPUBackendWithoutGPUBuildFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := run(o, nil, io.Discard, io.Discard); err == nil {
+	if err := run(context.Background(), o, nil, io.Discard, io.Discard); err == nil {
 		t.Error("-backend hip must fail in a build without it")
 	}
 }
