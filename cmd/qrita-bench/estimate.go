@@ -18,7 +18,7 @@ type deviceModel struct {
 	callXCopy     float64       // qrita (top-k, joint) over the copy, memory-bound shapes
 	topPXCopy     float64       // qrita top-p alone over the copy (the weak spot)
 	missXCall     float64       // miss rows and ablations over a normal call
-	sortXCopy     float64       // the sort baseline over the copy (assumed; not built yet)
+	sortXCopy     float64       // the sort baseline over the copy
 	minSort       time.Duration
 	hostGenPerSec float64 // generated logits per second on the host
 	uploadPerSec  float64 // host-to-device bytes per second (pageable)
@@ -26,8 +26,10 @@ type deviceModel struct {
 }
 
 // h200 holds figures of PERFLOG.md's H200 runs (copy 248 us for 525 MB,
-// qrita 38 us at B=1, 1.3-1.6x copy at B >= 256, top-p alone up to 20x
-// copy at small batches) and guesses for the rest (the sort baseline).
+// qrita 28-40 us at small batches, 1.3-1.6x copy at B >= 256, top-p
+// alone up to 4x copy; the sort baseline ~58x the copy and never under
+// ~850 us, runs 14-16). The sort's floor dominates small-batch cases: it
+// runs R (~370) times per timing.
 var h200 = deviceModel{
 	l2Bytes:       50 << 20,
 	bytesPerSec:   4.2e12,
@@ -36,8 +38,8 @@ var h200 = deviceModel{
 	callXCopy:     1.6,
 	topPXCopy:     4,
 	missXCall:     4,
-	sortXCopy:     10,
-	minSort:       100 * time.Microsecond,
+	sortXCopy:     58,
+	minSort:       850 * time.Microsecond,
 	hostGenPerSec: 130e6,
 	uploadPerSec:  10e9,
 	caseSetup:     20 * time.Millisecond,
