@@ -68,7 +68,13 @@ void qrita_destroy(qrita_ctx* ctx);
  * call on the context. */
 const char* qrita_last_error(const qrita_ctx* ctx);
 
-/* Masks the logits in place: enqueued on req->stream, no host sync. */
+/* Masks the logits in place: enqueued on req->stream, no host sync.
+ * Small batches cut rows over several blocks with a workspace per stream
+ * (fixed by the device: about 8.7 MB on an H200), allocated by the first
+ * such call on the stream; calls on one stream share it in stream order.
+ * A call captured into a graph before its stream has a workspace runs the
+ * one-block-per-row kernel (same results); replay a graph on the stream
+ * it was captured on. */
 qrita_status qrita_topk_topp(qrita_ctx* ctx, const qrita_request* req);
 
 /* Writes, per row, the kept token ids in rank order (at most max_ids, the

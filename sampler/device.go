@@ -63,6 +63,13 @@ type DeviceIDs struct {
 // stream (a cudaStream_t or hipStream_t; 0 for the default stream) and
 // returns without waiting for the GPU; host slices in rp may be reused as
 // soon as it returns. Only GPU backends support it.
+//
+// Small batches spread each row over several blocks, which needs a
+// workspace per stream, fixed by the device (8.7 MB on an H200) and
+// allocated by the first such call on that stream; calls on one stream
+// share it in stream order. A call captured into a CUDA graph before its
+// stream has one uses the one-block-per-row kernel (same results); replay
+// a graph on the stream it was captured on.
 func (s *Sampler) TopKTopPDevice(ctx context.Context, b DeviceBatch, rp RowParams, stream uintptr) error {
 	const op = "TopKTopPDevice"
 	if err := checkDevice(b, rp); err != nil {
