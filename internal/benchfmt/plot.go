@@ -76,12 +76,26 @@ func PlotFormat(path string) (string, error) {
 
 // seriesKey is what sets one line apart: everything but the batch.
 type seriesKey struct {
-	device string // "cpu", or backend:ordinal such as "cuda:0"
-	dist   string
-	vocab  int
-	dtype  string
-	k      int
-	p      float64
+	device  string // "cpu", or backend:ordinal such as "cuda:0"
+	dist    string
+	vocab   int
+	dtype   string
+	k       int
+	p       float64
+	variant string // the output and ablation when not the defaults ("" for a plain mask)
+}
+
+// variantOf names what a result measured besides the plain mask: "ids",
+// an ablation such as "no-trunc+binary", or both.
+func variantOf(r Result) string {
+	var parts []string
+	if r.Out != "" && r.Out != OutMask {
+		parts = append(parts, r.Out)
+	}
+	if r.Ablation != "" && r.Ablation != AblationNone {
+		parts = append(parts, r.Ablation)
+	}
+	return strings.Join(parts, " ")
 }
 
 func (k seriesKey) mode() string { return modeName(k.k, k.p) }
@@ -102,7 +116,7 @@ func (k seriesKey) modeOrder() string {
 }
 
 // rest is what the line's glyph tells apart: dtype, distribution, device.
-func (k seriesKey) rest() string { return k.dtype + " " + k.dist + " " + k.device }
+func (k seriesKey) rest() string { return k.dtype + " " + k.dist + " " + k.device + " " + k.variant }
 
 // modeName names a k/p setting: "k50 p0.9", "k50", "p0.9", or "k0 p1"
 // when both are off.
@@ -149,7 +163,7 @@ func collect(results []Result) plotData {
 	byKey := map[seriesKey]*series{}
 	var d plotData
 	for _, r := range results {
-		k := seriesKey{deviceName(r), r.Dist, r.Vocab, r.DType, r.K, r.P}
+		k := seriesKey{deviceName(r), r.Dist, r.Vocab, r.DType, r.K, r.P, variantOf(r)}
 		s := byKey[k]
 		if s == nil {
 			s = &series{key: k}
@@ -177,7 +191,7 @@ func collect(results []Result) plotData {
 	slices.SortFunc(d.series, func(a, b series) int {
 		x, y := a.key, b.key
 		return cmp.Or(cmp.Compare(x.device, y.device), cmp.Compare(x.dist, y.dist), cmp.Compare(x.vocab, y.vocab),
-			cmp.Compare(x.dtype, y.dtype), cmp.Compare(x.modeOrder(), y.modeOrder()))
+			cmp.Compare(x.dtype, y.dtype), cmp.Compare(x.modeOrder(), y.modeOrder()), cmp.Compare(x.variant, y.variant))
 	})
 	slices.Sort(d.floors)
 	if len(d.series) == 0 {
@@ -189,11 +203,12 @@ func collect(results []Result) plotData {
 		seriesKey.mode,
 		func(k seriesKey) string { return "dist " + k.dist },
 		func(k seriesKey) string { return k.device },
+		func(k seriesKey) string { return k.variant },
 	}
 	var common []string
 	for _, f := range parts {
-		if distinct(d.series, f) == 1 {
-			common = append(common, f(d.series[0].key))
+		if v := f(d.series[0].key); distinct(d.series, f) == 1 && v != "" {
+			common = append(common, v)
 		}
 	}
 	d.common = strings.Join(common, ", ")
@@ -201,8 +216,8 @@ func collect(results []Result) plotData {
 		k := d.series[i].key
 		label := []string{"V=" + strconv.Itoa(k.vocab)}
 		for _, f := range parts {
-			if distinct(d.series, f) > 1 {
-				label = append(label, f(k))
+			if v := f(k); distinct(d.series, f) > 1 && v != "" {
+				label = append(label, v)
 			}
 		}
 		d.series[i].label = strings.Join(label, " ")

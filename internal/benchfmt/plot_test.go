@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"image/png"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -209,5 +210,35 @@ func TestTickLabels(t *testing.T) {
 	}
 	if strings.Join(labels, ",") != "1,2,4,8,16,32,64,128,256,512,1024" {
 		t.Errorf("batch ticks %q", labels)
+	}
+}
+
+// The id output and ablations measured in one run are lines of their own,
+// named after what they measured; plain mask lines keep their names.
+func TestPlotSeparatesOutputsAndAblations(t *testing.T) {
+	base := Result{Backend: "cuda", Device: 0, Vocab: 128256, K: 50, P: 0.9, Dist: "llm", DType: "fp32",
+		CallNs: 1000, Floor: FloorCopy, FloorNs: 500}
+	var results []Result
+	for _, b := range []int{256, 1024} {
+		for _, v := range []struct{ out, abl string }{{"", ""}, {OutIDs, ""}, {OutMask, "no-trunc+binary"}} {
+			r := base
+			r.Batch, r.Out, r.Ablation = b, v.out, v.abl
+			results = append(results, r)
+		}
+	}
+	d := collect(results)
+	if len(d.series) != 3 {
+		t.Fatalf("%d lines, want 3 (mask, ids, ablated)", len(d.series))
+	}
+	var labels []string
+	for _, s := range d.series {
+		labels = append(labels, s.label)
+		if len(s.rate) != 2 {
+			t.Errorf("line %q has %d points, want 2", s.label, len(s.rate))
+		}
+	}
+	want := []string{"V=128256", "V=128256 ids", "V=128256 no-trunc+binary"}
+	if !slices.Equal(labels, want) {
+		t.Errorf("labels %q, want %q", labels, want)
 	}
 }
