@@ -33,19 +33,15 @@ qrita_status qrita_bench_topk_topp(qrita_ctx* ctx, const qrita_request* req, con
 }
 
 qrita_status qrita_bench_capture_begin(qrita_ctx* ctx, void* stream) {
-  if (!ctx || !stream) return QRITA_ERR_INVALID_ARG;
-  std::lock_guard<std::mutex> lock(ctx->mu);
-  qrita_status st = enter(ctx);
-  if (st != QRITA_OK) return st;
+  QRITA_ENTER(ctx);
+  if (!stream) return fail(ctx, QRITA_ERR_INVALID_ARG, "capture needs a stream (not the default one)");
   QRITA_TRY(ctx, cudaStreamBeginCapture(static_cast<cudaStream_t>(stream), cudaStreamCaptureModeThreadLocal));
   return QRITA_OK;
 }
 
 qrita_status qrita_bench_capture_end(qrita_ctx* ctx, void* stream, void** graph) {
-  if (!ctx || !stream || !graph) return QRITA_ERR_INVALID_ARG;
-  std::lock_guard<std::mutex> lock(ctx->mu);
-  qrita_status st = enter(ctx);
-  if (st != QRITA_OK) return st;
+  QRITA_ENTER(ctx);
+  if (!stream || !graph) return fail(ctx, QRITA_ERR_INVALID_ARG, "capture_end needs a stream and a graph pointer");
   *graph = nullptr;
   cudaGraph_t g = nullptr;
   QRITA_TRY(ctx, cudaStreamEndCapture(static_cast<cudaStream_t>(stream), &g));
@@ -58,28 +54,22 @@ qrita_status qrita_bench_capture_end(qrita_ctx* ctx, void* stream, void** graph)
 }
 
 qrita_status qrita_bench_graph_launch(qrita_ctx* ctx, void* graph, void* stream) {
-  if (!ctx || !graph) return QRITA_ERR_INVALID_ARG;
-  std::lock_guard<std::mutex> lock(ctx->mu);
-  qrita_status st = enter(ctx);
-  if (st != QRITA_OK) return st;
+  QRITA_ENTER(ctx);
+  if (!graph) return fail(ctx, QRITA_ERR_INVALID_ARG, "graph is NULL");
   QRITA_TRY(ctx, cudaGraphLaunch(static_cast<cudaGraphExec_t>(graph), static_cast<cudaStream_t>(stream)));
   return QRITA_OK;
 }
 
 qrita_status qrita_bench_graph_destroy(qrita_ctx* ctx, void* graph) {
-  if (!ctx) return QRITA_ERR_INVALID_ARG;
-  std::lock_guard<std::mutex> lock(ctx->mu);
-  qrita_status st = enter(ctx);
-  if (st != QRITA_OK || !graph) return st;
+  QRITA_ENTER(ctx);
+  if (!graph) return QRITA_OK;
   QRITA_TRY(ctx, cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(graph)));
   return QRITA_OK;
 }
 
 qrita_status qrita_bench_l2_bytes(qrita_ctx* ctx, size_t* bytes) {
-  if (!ctx || !bytes) return QRITA_ERR_INVALID_ARG;
-  std::lock_guard<std::mutex> lock(ctx->mu);
-  qrita_status st = enter(ctx);
-  if (st != QRITA_OK) return st;
+  QRITA_ENTER(ctx);
+  if (!bytes) return fail(ctx, QRITA_ERR_INVALID_ARG, "bytes is NULL");
   int l2 = 0;
   QRITA_TRY(ctx, cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, ctx->device));
   *bytes = static_cast<size_t>(l2);

@@ -27,11 +27,11 @@ extern "C" {
 
 qrita_status qrita_bench_sort_workspace(qrita_ctx* ctx, qrita_dtype dtype, int64_t batch, int64_t vocab,
                                         size_t* bytes) {
-  if (!ctx || !bytes) return QRITA_ERR_INVALID_ARG;
-  std::lock_guard<std::mutex> lock(ctx->mu);
+  QRITA_ENTER(ctx);
+  if (!bytes) return fail(ctx, QRITA_ERR_INVALID_ARG, "bytes is NULL");
   *bytes = 0;
-  qrita_status st = enter(ctx);
-  if (st != QRITA_OK || (st = check_shape(ctx, dtype, batch, vocab)) != QRITA_OK) return st;
+  const qrita_status st = check_shape(ctx, dtype, batch, vocab);
+  if (st != QRITA_OK) return st;
   QRITA_TRY(ctx, qrita::sort_baseline_workspace(batch, vocab, bytes));
   return QRITA_OK;
 }
@@ -55,10 +55,7 @@ qrita_status qrita_bench_sort_topk_topp(qrita_ctx* ctx, const qrita_request* req
 }
 
 qrita_status qrita_bench_read(qrita_ctx* ctx, const void* data, size_t bytes, void* sink, void* stream) {
-  if (!ctx) return QRITA_ERR_INVALID_ARG;
-  std::lock_guard<std::mutex> lock(ctx->mu);
-  qrita_status st = enter(ctx);
-  if (st != QRITA_OK) return st;
+  QRITA_ENTER(ctx);
   if (!sink || reinterpret_cast<uintptr_t>(sink) % 8 != 0)
     return fail(ctx, QRITA_ERR_INVALID_ARG, "sink %p is not an 8-byte aligned device pointer", sink);
   if (bytes > 0 && (!data || reinterpret_cast<uintptr_t>(data) % 16 != 0))

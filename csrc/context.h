@@ -90,3 +90,14 @@ inline qrita_status enter(qrita_ctx* ctx) {
 }
 
 }  // namespace qrita_host
+
+// Opens a C entry point: a NULL context is an invalid argument; otherwise
+// takes the context's lock for the rest of the call and makes its device
+// current, returning on failure.
+#define QRITA_ENTER(ctx)                                  \
+  if (!(ctx)) return QRITA_ERR_INVALID_ARG;               \
+  std::lock_guard<std::mutex> lock_((ctx)->mu);           \
+  do {                                                    \
+    const qrita_status st_ = ::qrita_host::enter(ctx);    \
+    if (st_ != QRITA_OK) return st_;                      \
+  } while (0)

@@ -4,19 +4,6 @@
 
 using namespace qrita_host;
 
-namespace {
-
-// Takes the context's lock and makes its device current.
-#define QRITA_ENTER(ctx)                                  \
-  if (!(ctx)) return QRITA_ERR_INVALID_ARG;               \
-  std::lock_guard<std::mutex> lock_((ctx)->mu);           \
-  do {                                                    \
-    const qrita_status st_ = enter(ctx);                  \
-    if (st_ != QRITA_OK) return st_;                      \
-  } while (0)
-
-}  // namespace
-
 extern "C" {
 
 qrita_status qrita_malloc(qrita_ctx* ctx, size_t bytes, void** ptr) {

@@ -89,7 +89,7 @@ func anyKeepable(row []float32) bool {
 
 // ablatedRun masks a copy of logits on the device with BenchTopKTopP and
 // returns the output and the row counters.
-func ablatedRun(t *testing.T, nc *native.Ctx, logits []float32, batch, vocab int, k []int32, p []float32,
+func ablatedRun(t testing.TB, nc *native.Ctx, logits []float32, batch, vocab int, k []int32, p []float32,
 	keepTies bool, a native.Ablation) ([]float32, []native.RowStats) {
 	t.Helper()
 	dev := deviceCopy(t, nc, logits)
@@ -119,7 +119,7 @@ func ablatedRun(t *testing.T, nc *native.Ctx, logits []float32, batch, vocab int
 }
 
 // deviceCopy uploads xs to new device memory.
-func deviceCopy[T int32 | float32](t *testing.T, nc *native.Ctx, xs []T) uintptr {
+func deviceCopy[T int32 | float32](t testing.TB, nc *native.Ctx, xs []T) uintptr {
 	t.Helper()
 	dev, err := nc.Malloc(max(len(xs), 1) * 4)
 	require.NoError(t, err)

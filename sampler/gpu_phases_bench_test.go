@@ -54,7 +54,7 @@ func BenchmarkGPUPhases(b *testing.B) {
 			var rows []native.RowStats
 			for i := 0; i < b.N; i++ {
 				for range 2 { // the first call warms the caches and the stream's workspace
-					rows = phaseRun(b, nc, orig, c.Batch, c.Vocab, k, p)
+					_, rows = ablatedRun(b, nc, orig, c.Batch, c.Vocab, k, p, false, 0)
 				}
 			}
 			var mean [4]float64
@@ -75,37 +75,4 @@ func BenchmarkGPUPhases(b *testing.B) {
 				c.Name, mean[0], mean[1], mean[2], mean[3], hits, cands)
 		})
 	}
-}
-
-// phaseRun masks a device copy of logits once with the counters on.
-func phaseRun(b *testing.B, nc *native.Ctx, logits []float32, batch, vocab int, k []int32, p []float32) []native.RowStats {
-	b.Helper()
-	must := func(err error) {
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	alloc := func(n int) uintptr {
-		d, err := nc.Malloc(n)
-		must(err)
-		b.Cleanup(func() { nc.Free(d) })
-		return d
-	}
-	dev := alloc(4 * len(logits))
-	must(native.CopyToDevice(nc, dev, logits))
-	r := &native.Request{Logits: dev, DType: native.F32, Batch: batch, Vocab: vocab, RowStride: vocab}
-	if k != nil {
-		r.KDevice = alloc(4 * batch)
-		must(native.CopyToDevice(nc, r.KDevice, k))
-	}
-	if p != nil {
-		r.PDevice = alloc(4 * batch)
-		must(native.CopyToDevice(nc, r.PDevice, p))
-	}
-	stats := alloc(batch * native.RowStatsBytes)
-	must(nc.BenchTopKTopP(r, 0, stats))
-	must(nc.Sync(0))
-	rows := make([]native.RowStats, batch)
-	must(native.CopyFromDevice(nc, rows, stats))
-	return rows
 }

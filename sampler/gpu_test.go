@@ -91,18 +91,12 @@ func deviceRun(t *testing.T, s *sampler.Sampler, nc *native.Ctx, d sampler.DType
 	}
 	rp := sampler.RowParams{K: k, P: p}
 	if kOnDevice && k != nil {
-		kd, err := nc.Malloc(4 * batch)
-		require.NoError(t, err)
-		defer nc.Free(kd)
-		require.NoError(t, native.CopyToDevice(nc, kd, k))
-		rp.K, rp.KDevice = nil, kd
+		rp.K, rp.KDevice = nil, deviceCopy(t, nc, k)
+		defer nc.Free(rp.KDevice)
 	}
 	if pOnDevice && p != nil {
-		pd, err := nc.Malloc(4 * batch)
-		require.NoError(t, err)
-		defer nc.Free(pd)
-		require.NoError(t, native.CopyToDevice(nc, pd, p))
-		rp.P, rp.PDevice = nil, pd
+		rp.P, rp.PDevice = nil, deviceCopy(t, nc, p)
+		defer nc.Free(rp.PDevice)
 	}
 	b := sampler.DeviceBatch{Logits: dev, DType: d, Batch: batch, Vocab: vocab, RowStride: stride}
 	require.NoError(t, s.TopKTopPDevice(context.Background(), b, rp, 0))

@@ -166,21 +166,17 @@ func runGPU(stop context.Context, o options, cases []benchCase, mode reference.T
 			CCMajor: w.info.CCMajor, CCMinor: w.info.CCMinor, SMs: w.info.Multiprocessors,
 			MemoryBytes: w.info.TotalMemory, RuntimeVersion: w.info.RuntimeVersion, DriverVersion: w.info.DriverVersion})
 	}
+	if withRef && !interrupted { // a partial sweep gets no reference phase
+		if err := referencePhase(o, cases, mode, workers, prog); err != nil {
+			return nil, err
+		}
+	}
 	var results []benchfmt.Result
 	for _, w := range workers {
 		results = append(results, w.results...)
 	}
 	if interrupted {
-		return results, errInterrupted // no reference phase for a partial sweep
-	}
-	if withRef {
-		if err := referencePhase(o, cases, mode, workers, prog); err != nil {
-			return nil, err
-		}
-		results = results[:0]
-		for _, w := range workers {
-			results = append(results, w.results...)
-		}
+		return results, errInterrupted
 	}
 	return results, nil
 }

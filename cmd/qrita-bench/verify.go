@@ -1,8 +1,6 @@
 package main
 
 import (
-	"math"
-
 	"github.com/qrita-project/qrita/internal/benchfmt"
 	"github.com/qrita-project/qrita/internal/testcases"
 	"github.com/qrita-project/qrita/reference"
@@ -16,7 +14,7 @@ func compareRows(orig, got, want []float32, batch, vocab int, k []int32, p []flo
 	v := benchfmt.Verify{Rows: batch}
 	for i := range batch {
 		lo, hi := i*vocab, (i+1)*vocab
-		if sameBits(got[lo:hi], want[lo:hi]) {
+		if testcases.EqualBits(got[lo:hi], want[lo:hi]) {
 			continue
 		}
 		bad, ambiguous := testcases.Diff(orig[lo:hi], got[lo:hi], 1, vocab, k[i:i+1], p[i:i+1], mode)
@@ -24,13 +22,4 @@ func compareRows(orig, got, want []float32, batch, vocab int, k []int32, p []flo
 		v.Ambiguous += ambiguous
 	}
 	return v
-}
-
-func sameBits(a, b []float32) bool {
-	for i := range a {
-		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
-			return false
-		}
-	}
-	return true
 }

@@ -47,7 +47,7 @@ func Diff(orig, got []float32, batch, vocab int, k []int32, p []float32, mode re
 		o, g := orig[i*vocab:(i+1)*vocab], got[i*vocab:(i+1)*vocab]
 		kk, pp := reference.RowK(k, i), reference.RowP(p, i)
 		r := reference.Explain(o, kk, pp, mode)
-		if equalBits(g, masked(o, r.Kept)) {
+		if EqualBits(g, masked(o, r.Kept)) {
 			continue
 		}
 		if r.Ambiguous(pp) && withinTolerance(o, g, kk, pp, mode) {
@@ -81,7 +81,7 @@ func withinTolerance(orig, got []float32, k int32, p float32, mode reference.Tie
 	if mode == reference.KeepTies && n < len(hi.Kept) && orig[hi.Kept[n-1]] == orig[hi.Kept[n]] {
 		return false
 	}
-	return equalBits(got, masked(orig, hi.Kept[:n]))
+	return EqualBits(got, masked(orig, hi.Kept[:n]))
 }
 
 // masked is orig with everything outside kept set to -Inf.
@@ -96,7 +96,8 @@ func masked(orig []float32, kept []int32) []float32 {
 	return out
 }
 
-func equalBits(a, b []float32) bool {
+// EqualBits says whether a and b (of one length) hold the same float bits.
+func EqualBits(a, b []float32) bool {
 	for i := range a {
 		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
 			return false
