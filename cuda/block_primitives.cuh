@@ -37,6 +37,22 @@ __device__ T block_sum(T v, T* scratch) {
   return warp_sum(w);
 }
 
+// Exclusive prefix sum over the block in thread order; every thread gets
+// the block's total in *total. scratch holds one T per warp.
+template <int kBlockThreads, class T>
+__device__ T block_exclusive_scan(T v, T* scratch, T* total) {
+  constexpr int kWarps = kBlockThreads / kWarpSize;
+  static_assert(kWarps <= kWarpSize, "one warp scans the warp totals");
+  const T incl = warp_inclusive_scan(v);
+  __syncthreads();  // scratch is free
+  if (lane_id() == kWarpSize - 1) scratch[warp_id()] = incl;
+  __syncthreads();
+  const T w = lane_id() < kWarps ? scratch[lane_id()] : T(0);
+  const T w_incl = warp_inclusive_scan(w);
+  *total = warp_shfl(w_incl, kWarps - 1);
+  return warp_shfl(w_incl - w, warp_id()) + incl - v;
+}
+
 // Reserves one slot of a shared-memory list for every lane whose pred
 // holds, with one atomic per warp. The slot is meaningful where pred holds.
 __device__ __forceinline__ uint32_t warp_reserve(bool pred, uint32_t* counter) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <type_traits>
+#include <utility>
 
 #include "compat.cuh"
 
@@ -25,12 +26,26 @@ struct RowSplit {
   }
 };
 
-// Calls f(count, first, elems, live) over the whole row, where elems holds
-// `count` consecutive elements starting at index `first` (count is a
-// std::integral_constant: 1 for head and tail, the vector width for the
-// body). Every thread of the block makes the same sequence of calls, so f
-// may use warp collectives; `live` says whether this thread's elements are
-// real. kUnroll vectors per thread are loaded before any is used.
+// Calls f and tells whether it asked to stop: an f returning bool stops
+// the walk by returning true (the same value on every thread).
+template <class F, class... A>
+__device__ __forceinline__ bool call_stops(F& f, A&&... a) {
+  if constexpr (std::is_same_v<decltype(f(std::forward<A>(a)...)), bool>) {
+    return f(std::forward<A>(a)...);
+  } else {
+    f(std::forward<A>(a)...);
+    return false;
+  }
+}
+
+// Calls f(count, first, elems, live) over the whole row in index order,
+// where elems holds `count` consecutive elements starting at index `first`
+// (count is a std::integral_constant: 1 for head and tail, the vector width
+// for the body); within a call, thread t's elements precede thread t+1's.
+// Every thread of the block makes the same sequence of calls, so f may use
+// warp collectives and block barriers; `live` says whether this thread's
+// elements are real. kUnroll vectors per thread are loaded before any is
+// used. An f returning bool ends the walk early by returning true.
 template <class E, int kThreads, int kUnroll, class F>
 __device__ __forceinline__ void for_each_chunk(const typename E::bits_t* row, uint32_t n, F&& f) {
   using bits_t = typename E::bits_t;
@@ -42,7 +57,7 @@ __device__ __forceinline__ void for_each_chunk(const typename E::bits_t* row, ui
     const uint32_t i = threadIdx.x;
     const bool live = i < s.head;
     bits_t b[1] = {live ? row[i] : bits_t(0)};
-    f(std::integral_constant<int, 1>(), i, b, live);
+    if (call_stops(f, std::integral_constant<int, 1>(), i, b, live)) return;
   }
   const uint4* vrow = reinterpret_cast<const uint4*>(row + s.head);
   for (uint32_t base = 0; base < s.nvec; base += kThreads * kUnroll) {
@@ -58,14 +73,14 @@ __device__ __forceinline__ void for_each_chunk(const typename E::bits_t* row, ui
       bits_t b[kVec];
       static_assert(sizeof(b) == sizeof(uint4), "one vector");
       memcpy(b, &v[u], sizeof(uint4));
-      f(std::integral_constant<int, kVec>(), s.head + j * kVec, b, j < s.nvec);
+      if (call_stops(f, std::integral_constant<int, kVec>(), s.head + j * kVec, b, j < s.nvec)) return;
     }
   }
   {
     const uint32_t i = s.tail + threadIdx.x;
     const bool live = i < n;
     bits_t b[1] = {live ? row[i] : bits_t(0)};
-    f(std::integral_constant<int, 1>(), i, b, live);
+    call_stops(f, std::integral_constant<int, 1>(), i, b, live);
   }
 }
 

@@ -37,6 +37,7 @@ struct RowShared {
   uint32_t cand_count;  // may exceed kCap: then the buffer overflowed
   uint32_t n_keepable;
   uint32_t max_key;
+  uint32_t min_key;     // smallest keepable key (~0u: none)
   mass_t mass_rest;     // mass of keepable non-candidates, relative to the threshold
 };
 
@@ -75,7 +76,48 @@ struct GlobalSource {
       }
     });
   }
+
+  // The index of the need-th entry (from 1) in index order for which
+  // pred(key, idx) holds, reading the row from its start only as far as
+  // that entry: the lowest-index ties of a one-hot or constant row are
+  // found in the first vectors. There must be at least need such entries.
+  template <class Pred, class Sh>
+  __device__ uint32_t nth_in_order(Pred pred, uint32_t need, Sh& sh) const {
+    mass_t seen = 0;  // matches in the chunks walked so far
+    uint32_t found = 0;
+    for_each_chunk<E, kThreads, kUnroll>(row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
+      constexpr int kCount = decltype(count)::value;
+      bool hit[kCount];
+      mass_t c = 0;
+#pragma unroll
+      for (int t = 0; t < kCount; ++t) {
+        hit[t] = live && pred(key_of(E::to_float(b[t])), first + t);
+        c += hit[t];
+      }
+      mass_t total;
+      const mass_t before = seen + block_exclusive_scan<kThreads>(c, sh.scratch_u64, &total);
+      if (before < need && before + c >= need) {  // exactly one thread
+        mass_t at = before;
+#pragma unroll
+        for (int t = 0; t < kCount; ++t)
+          if (hit[t] && ++at == need) sh.choice.digit = first + t;
+      }
+      seen += total;
+      if (seen < need) return false;
+      __syncthreads();
+      found = sh.choice.digit;
+      return true;
+    });
+    __syncthreads();  // choice is reused
+    return found;
+  }
 };
+
+// Whether a source can walk its entries in index order (nth_in_order).
+template <class Src>
+constexpr bool kScansInOrder = false;
+template <class E, int kThreads, int kUnroll>
+constexpr bool kScansInOrder<GlobalSource<E, kThreads, kUnroll>> = true;
 
 // Bounds every searched value lies within. The search skips the whole
 // digits they share: LLM candidates share their top bits, so the search
@@ -169,11 +211,17 @@ template <class Src, class Sh>
 __device__ Pivot rank_ties(const Src& src, Sh& sh, Pivot floor, uint32_t v, uint32_t need,
                            uint32_t ties, bool keep_ties) {
   if (keep_ties || need >= ties) return clamp_to_floor(Pivot{v, kAnyIndex}, floor);
-  uint32_t above, equal;
-  const uint32_t inv = radix_select_desc(
-      src, sh, [&](uint32_t key, uint32_t idx) { return key == v && at_or_above(key, idx, floor); },
-      [](uint32_t, uint32_t idx) { return ~idx; }, KeyRange{}, need, &above, &equal);
-  return Pivot{v, ~inv};
+  auto tie = [&](uint32_t key, uint32_t idx) { return key == v && at_or_above(key, idx, floor); };
+  // In device memory the row is read in index order, as far as the need-th
+  // tie; in shared memory the candidates are in no order: search the index.
+  if constexpr (kScansInOrder<Src>) {
+    return Pivot{v, src.nth_in_order(tie, need, sh)};
+  } else {
+    uint32_t above, equal;
+    const uint32_t inv = radix_select_desc(src, sh, tie, [](uint32_t, uint32_t idx) { return ~idx; }, KeyRange{},
+                                           need, &above, &equal);
+    return Pivot{v, ~inv};
+  }
 }
 
 struct Cut {
@@ -182,12 +230,14 @@ struct Cut {
 };
 
 // Keeps the first r entries in rank order among those at or above floor
-// (top-k). Requires 1 <= r <= their number.
+// and with a key below ceiling (top-k; no key reaches the default ceiling).
+// Requires 1 <= r <= their number.
 template <class Src, class Sh>
-__device__ Cut select_rank(const Src& src, Sh& sh, Pivot floor, uint32_t r, bool keep_ties, KeyRange range = {}) {
+__device__ Cut select_rank(const Src& src, Sh& sh, Pivot floor, uint32_t r, bool keep_ties, KeyRange range = {},
+                           uint32_t ceiling = ~0u) {
   uint32_t above, ties;
   const uint32_t v = radix_select_desc(
-      src, sh, [&](uint32_t key, uint32_t idx) { return at_or_above(key, idx, floor); },
+      src, sh, [&](uint32_t key, uint32_t idx) { return key < ceiling && at_or_above(key, idx, floor); },
       [](uint32_t key, uint32_t) { return key; }, range, r, &above, &ties);
   const uint32_t need = r - above;
   const Pivot p = rank_ties(src, sh, floor, v, need, ties, keep_ties);

@@ -26,7 +26,8 @@ struct SliceHeader {
   uint32_t max_key;
   uint32_t key_thr;   // the row's threshold
   mass_t mass_rest;   // mass below the threshold, relative to it
-  uint64_t reserved;  // keeps the regions 16-byte aligned
+  uint32_t min_key;   // smallest keepable key of the part
+  uint32_t reserved;  // keeps the regions 16-byte aligned
 };
 
 template <int kCap>
@@ -77,43 +78,68 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
       reg.bits[i] = sh.cand_bits[i];
       reg.idx[i] = sh.cand_idx[i];
     }
-    if (threadIdx.x == 0) reg.head = SliceHeader{sh.cand_count, sh.n_keepable, sh.max_key, key_thr, sh.mass_rest, 0};
+    if (threadIdx.x == 0)
+      reg.head = SliceHeader{sh.cand_count, sh.n_keepable, sh.max_key, key_thr, sh.mass_rest, sh.min_key, 0};
     __syncthreads();  // shared memory is reused by the next item
   }
 }
 
 // Loads the S regions of a row into sh as one gather would have left them;
-// returns the row's threshold.
+// returns the row's threshold. Every slot is fetched independently (the
+// part holding it found by a search over the parts' starts), so the loads
+// overlap instead of waiting on each part in turn.
 template <class Policy, class Sh>
 __device__ uint32_t load_row_regions(const SliceRegionOf<Policy>* regs, int S, Sh& sh) {
+  constexpr int kThreads = Policy::kBlockThreads;
   constexpr uint32_t kCap = Policy::kCandidateCapacity;
+  constexpr int kBatch = 4;  // slots a thread fetches before storing any
   static_assert(Policy::kMaxSlices <= kWarpSize, "one lane per part");
+  uint32_t* starts = sh.hist_count;  // where each part's candidates start
   if (warp_id() == 0) {
     const bool mine = lane_id() < S;
-    const SliceHeader h = mine ? regs[lane_id()].head : SliceHeader{0, 0, 0, 0, 0, 0};
+    const SliceHeader h = mine ? regs[lane_id()].head : SliceHeader{0, 0, 0, 0, 0, ~0u, 0};
     const uint32_t incl = warp_inclusive_scan(h.count);
-    uint32_t max_key = h.max_key;
-    for (int off = kWarpSize / 2; off > 0; off /= 2) max_key = max(max_key, warp_shfl_xor(max_key, off));
+    uint32_t max_key = h.max_key, min_key = h.min_key;
+    for (int off = kWarpSize / 2; off > 0; off /= 2) {
+      max_key = max(max_key, warp_shfl_xor(max_key, off));
+      min_key = min(min_key, warp_shfl_xor(min_key, off));
+    }
     const uint32_t keepable_n = warp_sum(h.keepable);
     const mass_t rest = warp_sum(h.mass_rest);
-    if (mine) sh.hist_count[lane_id()] = incl - h.count;  // where the part's candidates start
+    if (mine) starts[lane_id()] = incl - h.count;
     if (lane_id() == kWarpSize - 1) {
       sh.cand_count = incl;
       sh.n_keepable = keepable_n;
       sh.max_key = max_key;
+      sh.min_key = min_key;
       sh.mass_rest = rest;
     }
     if (lane_id() == 0) sh.choice.digit = h.key_thr;
   }
   __syncthreads();
   const uint32_t key_thr = sh.choice.digit;
-  if (sh.cand_count <= kCap) {
-    for (int j = 0; j < S; ++j) {
-      const uint32_t first = sh.hist_count[j];
-      const uint32_t count = regs[j].head.count;
-      for (uint32_t i = threadIdx.x; i < count; i += Policy::kBlockThreads) {
-        sh.cand_bits[first + i] = regs[j].bits[i];
-        sh.cand_idx[first + i] = regs[j].idx[i];
+  const uint32_t total = sh.cand_count;
+  if (total <= kCap) {
+    for (uint32_t base = 0; base < total; base += kThreads * kBatch) {
+      uint32_t bits[kBatch], idx[kBatch];
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) {
+        const uint32_t i = base + u * kThreads + threadIdx.x;
+        if (i >= total) continue;
+        int lo = 0, hi = S - 1;  // the last part starting at or before i
+        while (lo < hi) {
+          const int mid = (lo + hi + 1) / 2;
+          if (starts[mid] <= i) lo = mid; else hi = mid - 1;
+        }
+        bits[u] = regs[lo].bits[i - starts[lo]];
+        idx[u] = regs[lo].idx[i - starts[lo]];
+      }
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) {
+        const uint32_t i = base + u * kThreads + threadIdx.x;
+        if (i >= total) continue;
+        sh.cand_bits[i] = bits[u];
+        sh.cand_idx[i] = idx[u];
       }
     }
   }
@@ -146,18 +172,19 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
       continue;
     }
     const uint32_t key_thr = load_row_regions<Policy>(regions + r * S, S, sh);
+    const uint32_t cands = sh.cand_count;
     const bool ties = prm.keep_ties != 0;
     RowPlan plan = decide_row<Policy, E>(row, n, ask, ties, prm.ablation, key_thr, false, sh);
     if (plan.needs_row) {
       if (s == 0) {
         plan = decide_row<Policy, E>(row, n, ask, ties, prm.ablation, key_thr, true, sh);
         counters.lap(RowCounters::kDecide);
-        counters.outcome(sh.cand_count, false);
+        counters.outcome(cands, !plan.read_row);
         write_mask<Policy, E>(row, 0, n, plan, sh);
       }
     } else {
       counters.lap(RowCounters::kDecide);
-      counters.outcome(sh.cand_count, plan.in_shared);
+      counters.outcome(cands, !plan.read_row);
       write_mask<Policy, E>(row, lo, hi, plan, sh);
     }
     __syncthreads();  // shared memory is reused by the next item

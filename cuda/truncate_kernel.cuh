@@ -73,25 +73,35 @@ __device__ uint32_t sigma_threshold(const RowSample<Policy, E>& smp, uint32_t n,
   __syncthreads();
   if (warp_id() == 0) {
     double s1 = 0, s2 = 0, cnt = 0;
+    float lo = INFINITY, hi = -INFINITY;
     for (int j = lane_id(); j < Policy::kSampleSize; j += kWarpSize) {
       const float x = sample[j];
       if (isfinite(x)) {
         s1 += x;
         s2 += double(x) * x;
         cnt += 1;
+        lo = fminf(lo, x);
+        hi = fmaxf(hi, x);
       }
     }
     s1 = warp_sum(s1);
     s2 = warp_sum(s2);
     cnt = warp_sum(cnt);
+    for (int off = kWarpSize / 2; off > 0; off /= 2) {
+      lo = fminf(lo, warp_shfl_xor(lo, off));
+      hi = fmaxf(hi, warp_shfl_xor(hi, off));
+    }
     if (lane_id() == 0) {
       sh.scratch_f64[0] = s1;
       sh.scratch_f64[1] = s2;
       sh.scratch_f64[2] = cnt;
+      sh.scratch_f64[3] = lo;
+      sh.scratch_f64[4] = hi;
     }
   }
   __syncthreads();
   const double s1 = sh.scratch_f64[0], s2 = sh.scratch_f64[1], cnt = sh.scratch_f64[2];
+  const float lo = static_cast<float>(sh.scratch_f64[3]), hi = static_cast<float>(sh.scratch_f64[4]);
   __syncthreads();  // scratch is reused
   if (cnt == 0) return kAll;
   const double mean = s1 / cnt;
@@ -99,6 +109,10 @@ __device__ uint32_t sigma_threshold(const RowSample<Policy, E>& smp, uint32_t n,
   const double expected = double(n) * cnt / Policy::kSampleSize;
   const double q = double(target) / expected;
   if (q >= 0.25) return kAll;
+  // A constant sample (one-hot or constant rows) has no spread to scale:
+  // keep what lies strictly above it. If that is fewer than k, the search
+  // below the threshold settles the rest (decide_row).
+  if (lo == hi) return key_of(hi) + 1;
   double t = -log2(q) * kQuantileStepsPerOctave;
   t = fmin(fmax(t, 1.0), double(kQuantileEntries - 1));
   const int i = min(static_cast<int>(t), kQuantileEntries - 2);
@@ -120,7 +134,8 @@ __device__ __forceinline__ void append_candidate(bool pred, uint32_t bits, uint3
 }
 
 // Pass 2 over the part [lo, hi) of a row: gathers keys >= key_thr (with
-// their row indices); counts keepable entries, the largest key and, when
+// their row indices); counts keepable entries, the largest and smallest
+// keepable keys and, when
 // want_rest_mass, the mass of the others relative to the threshold value.
 template <class Policy, class E, class Sh>
 __device__ void gather_candidates(const typename E::bits_t* row, uint32_t lo, uint32_t hi, uint32_t key_thr,
@@ -130,11 +145,12 @@ __device__ void gather_candidates(const typename E::bits_t* row, uint32_t lo, ui
     sh.cand_count = 0;
     sh.n_keepable = 0;
     sh.max_key = 0;
+    sh.min_key = ~0u;
     sh.mass_rest = 0;
   }
   __syncthreads();
   const float thr = float_of_key(key_thr);
-  uint32_t keepable_count = 0, max_key = 0;
+  uint32_t keepable_count = 0, max_key = 0, min_key = ~0u;
   mass_t rest = 0;
   for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t first, const auto& b, bool live) {
     constexpr int kCount = decltype(count)::value;
@@ -147,6 +163,7 @@ __device__ void gather_candidates(const typename E::bits_t* row, uint32_t lo, ui
       const bool ok = keepable(keys[t]);
       keepable_count += ok;
       max_key = max(max_key, keys[t]);
+      min_key = min(min_key, ok ? keys[t] : ~0u);
       const bool cand = ok && keys[t] >= key_thr;
       any |= cand;
       if (want_rest_mass && ok && !cand) rest += __float2ull_rn(expf(x - thr) * kMassOne);
@@ -158,10 +175,14 @@ __device__ void gather_candidates(const typename E::bits_t* row, uint32_t lo, ui
   });
   keepable_count = warp_sum(keepable_count);
   rest = warp_sum(rest);
-  for (int off = kWarpSize / 2; off > 0; off /= 2) max_key = max(max_key, warp_shfl_xor(max_key, off));
+  for (int off = kWarpSize / 2; off > 0; off /= 2) {
+    max_key = max(max_key, warp_shfl_xor(max_key, off));
+    min_key = min(min_key, warp_shfl_xor(min_key, off));
+  }
   if (lane_id() == 0) {
     atomicAdd(&sh.n_keepable, keepable_count);
     atomicMax(&sh.max_key, max_key);
+    atomicMin(&sh.min_key, min_key);
     if (rest) shared_add_u64(&sh.mass_rest, rest);
   }
   __syncthreads();
@@ -171,7 +192,27 @@ struct RowPlan {
   Cut cut;
   bool in_shared;          // every kept entry is a candidate in shared memory
   bool needs_row = false;  // undecided: the whole-row search was not allowed
+  bool read_row = false;   // the whole-row search ran (truncation missed)
+  bool ranked = false;     // sh.ranked_idx holds the kept entries in rank order
 };
+
+// Gathers exactly the entries at or above pv (after a whole-row search
+// that kept at most the buffer's capacity), so the rest of the row's work
+// runs in shared memory and the mask is written without a read.
+template <class Policy, class E, class Sh>
+__device__ void gather_kept(const typename E::bits_t* row, uint32_t n, Pivot pv, Sh& sh) {
+  if (threadIdx.x == 0) sh.cand_count = 0;
+  __syncthreads();
+  for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight>(
+      row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
+#pragma unroll
+        for (int t = 0; t < decltype(count)::value; ++t) {
+          const uint32_t key = key_of(E::to_float(b[t]));
+          append_candidate(live && keepable(key) && at_or_above(key, first + t, pv), b[t], first + t, sh);
+        }
+      });
+  __syncthreads();
+}
 
 // Benchmark-only ablations (qrita_bench.h's qrita_ablation bits).
 constexpr unsigned kAblateNoTruncation = 1;   // no candidates: whole-row search
@@ -217,9 +258,9 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
   const uint32_t cands = sh.cand_count, keepable_n = sh.n_keepable;
   // The buffer holds every key >= key_thr.
   const bool complete = cands <= Sh::kCapacity && !(ablation & kAblateForceFallback);
-  const Shared shared{&sh, min(cands, static_cast<uint32_t>(Sh::kCapacity))};
+  Shared shared{&sh, min(cands, static_cast<uint32_t>(Sh::kCapacity))};
   const Global global{row, n};
-  const KeyRange cand_keys{key_thr, sh.max_key};  // every candidate's key
+  KeyRange cand_keys{key_thr, sh.max_key};  // every candidate's key
 
   RowPlan plan{Cut{kPivotAll, keepable_n}, false};
   if (keepable_n == 0) return RowPlan{Cut{kPivotNone, 0}, true};
@@ -231,25 +272,50 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
       plan = RowPlan{select_rank(shared, sh, kPivotAll, k, keep_ties, cand_keys), true};
     } else {
       if (!may_read_row) return undecided;
-      plan = RowPlan{select_rank(global, sh, kPivotAll, k, keep_ties), false};
+      if (complete) {
+        // Fewer than k candidates: they are all kept, and the rest of the
+        // top k lie below the threshold, within [min key, threshold).
+        const Cut below = select_rank(global, sh, kPivotAll, k - cands, keep_ties, KeyRange{sh.min_key, key_thr - 1},
+                                      key_thr);
+        plan = RowPlan{Cut{below.pivot, below.kept + cands}, false};
+      } else {
+        plan = RowPlan{select_rank(global, sh, kPivotAll, k, keep_ties), false};
+      }
+      plan.read_row = true;
+      if (plan.cut.kept <= static_cast<uint32_t>(Sh::kCapacity)) {
+        gather_kept<Policy, E>(row, n, plan.cut.pivot, sh);
+        plan.in_shared = true;
+        shared.n = min(sh.cand_count, static_cast<uint32_t>(Sh::kCapacity));
+        cand_keys = KeyRange{plan.cut.pivot.key, sh.max_key};
+      }
     }
   }
   if (!want_p) return plan;
 
   const float max_value = float_of_key(sh.max_key);
   const MassScale scale{max_value, isinf(max_value)};
-  if (plan.in_shared && plan.cut.kept <= static_cast<uint32_t>(Sh::kRankedCapacity))
-    return RowPlan{ranked_top_p<kThreads, E>(sh, plan.cut.pivot, p, scale, keep_ties), true};
+  if (plan.in_shared && plan.cut.kept <= static_cast<uint32_t>(Sh::kRankedCapacity)) {
+    RowPlan ranked{ranked_top_p<kThreads, E>(sh, plan.cut.pivot, p, scale, keep_ties), true};
+    ranked.read_row = plan.read_row;
+    ranked.ranked = true;
+    return ranked;
+  }
   // The top entry of the survivors is the row's top entry.
-  const bool top_in_shared = complete && cands > 0;
+  const bool top_in_shared = plan.in_shared || (complete && cands > 0);
   if (p <= 0.0f) {
-    if (top_in_shared) return RowPlan{select_rank(shared, sh, plan.cut.pivot, 1, keep_ties, cand_keys), true};
+    if (top_in_shared) {
+      RowPlan top{select_rank(shared, sh, plan.cut.pivot, 1, keep_ties, cand_keys), true};
+      top.read_row = plan.read_row;
+      return top;
+    }
     if (!may_read_row) return undecided;
-    return RowPlan{select_rank(global, sh, plan.cut.pivot, 1, keep_ties), false};
+    return RowPlan{select_rank(global, sh, plan.cut.pivot, 1, keep_ties), false, false, true};
   }
   if (plan.in_shared) {
     const mass_t z = mass_total<kThreads>(shared, sh, plan.cut.pivot, scale);
-    return RowPlan{select_mass(shared, sh, plan.cut.pivot, double(p) * double(z), scale, keep_ties, cand_keys), true};
+    RowPlan nucleus{select_mass(shared, sh, plan.cut.pivot, double(p) * double(z), scale, keep_ties, cand_keys), true};
+    nucleus.read_row = plan.read_row;
+    return nucleus;
   }
   // Top-p over the whole row: the candidates gathered above thr settle it
   // when their mass reaches p of the row's (candidates first, the rest
@@ -288,7 +354,7 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
     }
   }
   const mass_t z = mass_total<kThreads>(global, sh, plan.cut.pivot, scale);
-  return RowPlan{select_mass(global, sh, plan.cut.pivot, double(p) * double(z), scale, keep_ties), false};
+  return RowPlan{select_mass(global, sh, plan.cut.pivot, double(p) * double(z), scale, keep_ties), false, false, true};
 }
 
 // Step 4, mask output over the part [lo, hi) of a row: only writes, when
@@ -326,42 +392,64 @@ __device__ void write_mask(typename E::bits_t* row, uint32_t lo, uint32_t hi, co
   });
 }
 
+// Moves the candidates at or above pv to the front of the buffer, as
+// (key, index) pairs, in no particular order; returns their number. Each
+// chunk is read before any slot is written, and writes land below the
+// chunks still to be read.
+template <class Policy, class E, class Sh>
+__device__ uint32_t compact_kept(Pivot pv, Sh& sh) {
+  constexpr int kThreads = Policy::kBlockThreads;
+  const uint32_t cands = min(sh.cand_count, static_cast<uint32_t>(Sh::kCapacity));
+  if (threadIdx.x == 0) sh.surv_count = 0;
+  for (uint32_t base = 0; base < cands; base += kThreads) {  // same trip count on every lane
+    const uint32_t i = base + threadIdx.x;
+    uint32_t key = 0, idx = 0;
+    bool keep = false;
+    if (i < cands) {
+      key = key_of(E::to_float(static_cast<typename E::bits_t>(sh.cand_bits[i])));
+      idx = sh.cand_idx[i];
+      keep = at_or_above(key, idx, pv);
+    }
+    __syncthreads();  // the chunk is read (and the counter reset) before slots are written
+    const uint32_t at = warp_reserve(keep, &sh.surv_count);
+    if (keep) {
+      sh.cand_bits[at] = key;
+      sh.cand_idx[at] = idx;
+    }
+  }
+  __syncthreads();
+  return sh.surv_count;
+}
+
 // Step 4, id output: the kept ids in rank order, at most max_ids of them.
+// Ranks come from the ranked top-p when it decided the row; otherwise the
+// kept candidates are compacted and each is ranked among them only.
 template <class Policy, class E, class Sh>
 __device__ void write_ids(const typename E::bits_t* row, uint32_t n, RowPlan plan, Sh& sh,
                           int32_t* ids, int32_t* count, uint32_t max_ids) {
   constexpr int kThreads = Policy::kBlockThreads;
-  using bits_t = typename E::bits_t;
   const uint32_t total = plan.cut.kept;
   const uint32_t shown = min(total, max_ids);
-  Pivot pv = plan.cut.pivot;
-  if (!plan.in_shared && shown > 0) {
-    // Narrow to the top `shown` entries and gather exactly those.
-    const GlobalSource<E, kThreads, Policy::kLoadsInFlight> global{row, n};
-    pv = select_rank(global, sh, pv, shown, false).pivot;
-    if (threadIdx.x == 0) sh.cand_count = 0;
-    __syncthreads();
-    for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row, n, [&](auto cnt, uint32_t first, const auto& b, bool live) {
-#pragma unroll
-      for (int t = 0; t < decltype(cnt)::value; ++t) {
-        const uint32_t key = key_of(E::to_float(b[t]));
-        append_candidate(live && keepable(key) && at_or_above(key, first + t, pv), b[t], first + t, sh);
-      }
-    });
-    __syncthreads();
-  }
-  const uint32_t cands = min(sh.cand_count, static_cast<uint32_t>(Sh::kCapacity));
-  for (uint32_t i = threadIdx.x; i < cands; i += kThreads) {
-    const uint32_t key = key_of(E::to_float(static_cast<bits_t>(sh.cand_bits[i])));
-    const uint32_t idx = sh.cand_idx[i];
-    if (!at_or_above(key, idx, pv)) continue;
-    uint32_t rank = 0;  // kept entries ahead of this one
-    for (uint32_t j = 0; j < cands; ++j) {
-      const uint32_t kj = key_of(E::to_float(static_cast<bits_t>(sh.cand_bits[j])));
-      const uint32_t ij = sh.cand_idx[j];
-      rank += at_or_above(kj, ij, pv) && (kj > key || (kj == key && ij < idx));
+  if (plan.ranked) {
+    for (uint32_t r = threadIdx.x; r < shown; r += kThreads) ids[r] = static_cast<int32_t>(sh.ranked_idx[r]);
+  } else if (shown > 0) {
+    Pivot pv = plan.cut.pivot;
+    if (!plan.in_shared) {
+      // Narrow to the top `shown` entries and gather exactly those.
+      const GlobalSource<E, kThreads, Policy::kLoadsInFlight> global{row, n};
+      pv = select_rank(global, sh, pv, shown, false).pivot;
+      gather_kept<Policy, E>(row, n, pv, sh);
     }
-    if (rank < shown) ids[rank] = static_cast<int32_t>(idx);
+    const uint32_t m = compact_kept<Policy, E>(pv, sh);
+    for (uint32_t i = threadIdx.x; i < m; i += kThreads) {
+      const uint32_t key = sh.cand_bits[i], idx = sh.cand_idx[i];
+      uint32_t rank = 0;  // kept entries ahead of this one
+      for (uint32_t j = 0; j < m; ++j) {
+        const uint32_t kj = sh.cand_bits[j];
+        rank += kj > key || (kj == key && sh.cand_idx[j] < idx);
+      }
+      if (rank < shown) ids[rank] = static_cast<int32_t>(idx);
+    }
   }
   for (uint32_t r = shown + threadIdx.x; r < max_ids; r += kThreads) ids[r] = -1;
   if (threadIdx.x == 0) *count = static_cast<int32_t>(total);
@@ -433,9 +521,10 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     counters.lap(RowCounters::kThreshold);
     gather_candidates<Policy, E>(row, 0, n, key_thr, ask.want_p && !ask.want_k, sh);
     counters.lap(RowCounters::kGather);
+    const uint32_t cands = sh.cand_count;
     const RowPlan plan = decide_row<Policy, E>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr, true, sh);
     counters.lap(RowCounters::kDecide);
-    counters.outcome(sh.cand_count, plan.in_shared);
+    counters.outcome(cands, !plan.read_row);
     if (ids_out) {
       write_ids<Policy, E>(row, n, plan, sh, prm.out_ids + r * prm.max_ids, prm.out_count + r,
                            static_cast<uint32_t>(prm.max_ids));

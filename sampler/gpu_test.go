@@ -28,27 +28,44 @@ func TestGPUMatchesReferenceOnTable(t *testing.T) {
 	}
 }
 
-// LLM-sized rows through the paths that matter: candidates in shared
-// memory (top-k, joint, top-p alone) and the exact fallback (flat rows).
-func TestGPUMatchesReferenceOnLargeRows(t *testing.T) {
-	s := newGPU(t)
+// The row settings the large-row tests take: top-k, top-p, joint, and a
+// top-k beyond the ranked top-p.
+var largeRowSettings = []struct {
+	name string
+	k    testcases.KFunc
+	p    testcases.PFunc
+}{
+	{"k50", testcases.KConst(50), nil},
+	{"p0.9", nil, testcases.PConst(0.9)},
+	{"k50_p0.9", testcases.KConst(50), testcases.PConst(0.9)},
+	{"k1000_p0.5", testcases.KConst(1000), testcases.PConst(0.5)},
+}
+
+var largeRowDists = []testcases.Dist{testcases.LLMLike, testcases.Flat, testcases.Peaked, testcases.OneHot,
+	testcases.NegInfMask90, testcases.BF16Ties}
+
+// Cases of every large-row distribution and setting at one shape.
+func largeRowCases(batch, vocab int, seed uint64) []testcases.Case {
 	var cases []testcases.Case
-	for _, d := range []testcases.Dist{testcases.LLMLike, testcases.Flat, testcases.Peaked, testcases.OneHot,
-		testcases.NegInfMask90, testcases.BF16Ties} {
-		for _, kp := range []struct {
-			name string
-			k    testcases.KFunc
-			p    testcases.PFunc
-		}{
-			{"k50", testcases.KConst(50), nil},
-			{"p0.9", nil, testcases.PConst(0.9)},
-			{"k50_p0.9", testcases.KConst(50), testcases.PConst(0.9)},
-			{"k1000_p0.5", testcases.KConst(1000), testcases.PConst(0.5)},
-		} {
-			cases = append(cases, testcases.Case{Name: d.String() + "_" + kp.name, Batch: 8, Vocab: 128256,
-				Dist: d, Seed: uint64(len(cases)) + 77, K: kp.k, P: kp.p})
+	for _, d := range largeRowDists {
+		for _, kp := range largeRowSettings {
+			cases = append(cases, testcases.Case{Name: fmt.Sprintf("%s_%s_%dx%d", d, kp.name, batch, vocab),
+				Batch: batch, Vocab: vocab, Dist: d, Seed: seed + uint64(len(cases)), K: kp.k, P: kp.p})
 		}
 	}
+	return cases
+}
+
+// manyRowsCases run the one-block kernel in its many-rows shape (a batch
+// too large to split rows), misses included.
+func manyRowsCases() []testcases.Case { return largeRowCases(270, 8192, 300) }
+
+// LLM-sized rows through the paths that matter: candidates in shared
+// memory (top-k, joint, top-p alone) and the exact fallback (flat and
+// one-hot rows), in split rows (batch 8) and in the many-rows shape.
+func TestGPUMatchesReferenceOnLargeRows(t *testing.T) {
+	s := newGPU(t)
+	cases := append(largeRowCases(8, 128256, 77), manyRowsCases()...)
 	// Heavy-tailed rows at the largest preset vocabulary: some top-p rows
 	// have a nucleus below the first threshold (the second gather) or
 	// beyond the buffer (the whole-row search).
@@ -145,12 +162,19 @@ func TestGPUDeviceAPIDTypesStridesAndDeviceParams(t *testing.T) {
 
 func TestGPUCompactIDs(t *testing.T) {
 	s, nc := newGPU(t), newNative(t)
+	cases := manyRowsCases()
 	for _, c := range testcases.Table() {
-		if c.Size() > 1<<20 || c.Boundary {
-			continue
+		if c.Size() <= 1<<20 && !c.Boundary {
+			cases = append(cases, c)
+		}
+	}
+	for _, c := range cases {
+		logits, k, p := c.Args()
+		refs := make([]reference.Row, c.Batch)
+		for r := range refs {
+			refs[r] = reference.Explain(logits[r*c.Vocab:(r+1)*c.Vocab], reference.RowK(k, r), reference.RowP(p, r), s.TieMode())
 		}
 		for _, maxIDs := range []int{1, 64, sampler.MaxIDs} {
-			logits, k, p := c.Args()
 			dev, err := nc.Malloc(4 * len(logits))
 			require.NoError(t, err)
 			ids, err := nc.Malloc(4 * c.Batch * maxIDs)
@@ -171,16 +195,8 @@ func TestGPUCompactIDs(t *testing.T) {
 			require.True(t, slices.EqualFunc(logits, after, func(a, b float32) bool {
 				return math.Float32bits(a) == math.Float32bits(b)
 			}), "%s: the id output changed the logits", c.Name)
-			for r := 0; r < c.Batch; r++ {
-				kk, pp := int32(0), float32(1)
-				if k != nil {
-					kk = k[r]
-				}
-				if p != nil {
-					pp = p[r]
-				}
-				ref := reference.Explain(logits[r*c.Vocab:(r+1)*c.Vocab], kk, pp, s.TieMode())
-				if ref.Ambiguous(pp) {
+			for r, ref := range refs {
+				if ref.Ambiguous(reference.RowP(p, r)) {
 					continue
 				}
 				want := make([]int32, maxIDs)
