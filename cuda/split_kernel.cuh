@@ -179,12 +179,12 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
       if (s == 0) {
         plan = decide_row<Policy, E>(row, n, ask, ties, prm.ablation, key_thr, true, sh);
         counters.lap(RowCounters::kDecide);
-        counters.outcome(cands, !plan.read_row);
+        counters.outcome(cands, plan.hit());
         write_mask<Policy, E>(row, 0, n, plan, sh);
       }
     } else {
       counters.lap(RowCounters::kDecide);
-      counters.outcome(cands, !plan.read_row);
+      counters.outcome(cands, plan.hit());
       write_mask<Policy, E>(row, lo, hi, plan, sh);
     }
     __syncthreads();  // shared memory is reused by the next item

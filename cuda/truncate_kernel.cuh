@@ -194,6 +194,10 @@ struct RowPlan {
   bool needs_row = false;  // undecided: the whole-row search was not allowed
   bool read_row = false;   // the whole-row search ran (truncation missed)
   bool ranked = false;     // sh.ranked_idx holds the kept entries in rank order
+
+  // Truncation settled the row: its kept entries were candidates of the
+  // gather (Table 1's hit; a second top-p gather counts as one).
+  __device__ bool hit() const { return in_shared && !read_row; }
 };
 
 // Gathers exactly the entries at or above pv (after a whole-row search
@@ -421,9 +425,43 @@ __device__ uint32_t compact_kept(Pivot pv, Sh& sh) {
   return sh.surv_count;
 }
 
+// Sorts the first m (key, index) pairs of the buffer into rank order (key
+// descending, index ascending): a bitonic network over the next power of
+// two, padded with pairs that rank last. O(m log^2 m) work in log^2 m
+// barriers, where ranking each pair against all others is O(m^2).
+template <class Policy, class Sh>
+__device__ void sort_ranked_pairs(uint32_t m, Sh& sh) {
+  constexpr int kThreads = Policy::kBlockThreads;
+  static_assert((Sh::kCapacity & (Sh::kCapacity - 1)) == 0, "the buffer holds any padded power of two");
+  uint32_t size = 2;
+  while (size < m) size *= 2;
+  for (uint32_t i = m + threadIdx.x; i < size; i += kThreads) {
+    sh.cand_bits[i] = 0;  // NaN's key: below every kept entry
+    sh.cand_idx[i] = ~0u;
+  }
+  __syncthreads();
+  for (uint32_t run = 2; run <= size; run *= 2) {
+    for (uint32_t gap = run / 2; gap > 0; gap /= 2) {
+      for (uint32_t t = threadIdx.x; t < size / 2; t += kThreads) {
+        const uint32_t i = 2 * t - (t & (gap - 1)), j = i + gap;
+        const uint32_t ki = sh.cand_bits[i], kj = sh.cand_bits[j];
+        const uint32_t ii = sh.cand_idx[i], ij = sh.cand_idx[j];
+        const bool j_first = kj > ki || (kj == ki && ij < ii);
+        if (j_first == ((i & run) == 0)) {  // out of order for this run's direction
+          sh.cand_bits[i] = kj;
+          sh.cand_bits[j] = ki;
+          sh.cand_idx[i] = ij;
+          sh.cand_idx[j] = ii;
+        }
+      }
+      __syncthreads();
+    }
+  }
+}
+
 // Step 4, id output: the kept ids in rank order, at most max_ids of them.
-// Ranks come from the ranked top-p when it decided the row; otherwise the
-// kept candidates are compacted and each is ranked among them only.
+// The ranked top-p already left them in order when it decided the row;
+// otherwise the kept candidates are compacted and sorted.
 template <class Policy, class E, class Sh>
 __device__ void write_ids(const typename E::bits_t* row, uint32_t n, RowPlan plan, Sh& sh,
                           int32_t* ids, int32_t* count, uint32_t max_ids) {
@@ -441,15 +479,8 @@ __device__ void write_ids(const typename E::bits_t* row, uint32_t n, RowPlan pla
       gather_kept<Policy, E>(row, n, pv, sh);
     }
     const uint32_t m = compact_kept<Policy, E>(pv, sh);
-    for (uint32_t i = threadIdx.x; i < m; i += kThreads) {
-      const uint32_t key = sh.cand_bits[i], idx = sh.cand_idx[i];
-      uint32_t rank = 0;  // kept entries ahead of this one
-      for (uint32_t j = 0; j < m; ++j) {
-        const uint32_t kj = sh.cand_bits[j];
-        rank += kj > key || (kj == key && sh.cand_idx[j] < idx);
-      }
-      if (rank < shown) ids[rank] = static_cast<int32_t>(idx);
-    }
+    sort_ranked_pairs<Policy>(m, sh);
+    for (uint32_t r = threadIdx.x; r < shown; r += kThreads) ids[r] = static_cast<int32_t>(sh.cand_idx[r]);
   }
   for (uint32_t r = shown + threadIdx.x; r < max_ids; r += kThreads) ids[r] = -1;
   if (threadIdx.x == 0) *count = static_cast<int32_t>(total);
@@ -524,7 +555,7 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     const uint32_t cands = sh.cand_count;
     const RowPlan plan = decide_row<Policy, E>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr, true, sh);
     counters.lap(RowCounters::kDecide);
-    counters.outcome(cands, !plan.read_row);
+    counters.outcome(cands, plan.hit());
     if (ids_out) {
       write_ids<Policy, E>(row, n, plan, sh, prm.out_ids + r * prm.max_ids, prm.out_count + r,
                            static_cast<uint32_t>(prm.max_ids));
