@@ -5,8 +5,10 @@
 namespace qrita {
 namespace {
 
-using FewRows = BlockShape<TruncatePolicy, TruncatePolicy::kFewRowsThreads, TruncatePolicy::kFewRowsBlocksPerSM>;
-using ManyRows = BlockShape<TruncatePolicy, TruncatePolicy::kManyRowsThreads, TruncatePolicy::kManyRowsBlocksPerSM>;
+using FewRows = BlockShape<TruncatePolicy, TruncatePolicy::kFewRowsThreads, TruncatePolicy::kFewRowsBlocksPerSM,
+                           TruncatePolicy::kFewRowsLoadsInFlight>;
+using ManyRows = BlockShape<TruncatePolicy, TruncatePolicy::kManyRowsThreads, TruncatePolicy::kManyRowsBlocksPerSM,
+                            TruncatePolicy::kManyRowsLoadsInFlight>;
 // The split kernels run many narrow blocks: a part of a row is short.
 using SplitRows = ManyRows;
 

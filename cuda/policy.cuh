@@ -49,8 +49,12 @@ struct TruncatePolicyCUDA : TruncateAlgorithmPolicy {
   static constexpr int kFewRowsBlocksPerSM = 1;
   static constexpr int kManyRowsThreads = 512;
   static constexpr int kManyRowsBlocksPerSM = 2;
-  // 16-byte vectors each thread keeps in flight per loop trip.
-  static constexpr int kLoadsInFlight = 4;
+  // 16-byte vectors each thread keeps in flight per loop trip. Under load
+  // HBM answers in ~2 us: two blocks of 512 x 4 vectors hold 64 KB in
+  // flight per SM, half what the pure read keeps (4 x 512 x 4) to reach
+  // 4.2 TB/s, so the many-rows shape loads 8.
+  static constexpr int kFewRowsLoadsInFlight = 4;
+  static constexpr int kManyRowsLoadsInFlight = 8;
 };
 
 #if !QRITA_HIP
@@ -58,10 +62,11 @@ using TruncatePolicy = TruncatePolicyCUDA;
 #endif
 
 // A policy with its launch shape fixed.
-template <class Base, int kThreads, int kBlocksPerSM>
+template <class Base, int kThreads, int kBlocksPerSM, int kLoads>
 struct BlockShape : Base {
   static constexpr int kBlockThreads = kThreads;
   static constexpr int kMinBlocksPerSM = kBlocksPerSM;
+  static constexpr int kLoadsInFlight = kLoads;
 };
 
 }  // namespace qrita
