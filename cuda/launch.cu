@@ -5,10 +5,8 @@
 namespace qrita {
 namespace {
 
-using FewRows = BlockShape<TruncatePolicy, TruncatePolicy::kFewRowsThreads, TruncatePolicy::kFewRowsBlocksPerSM,
-                           TruncatePolicy::kFewRowsLoadsInFlight>;
-using ManyRows = BlockShape<TruncatePolicy, TruncatePolicy::kManyRowsThreads, TruncatePolicy::kManyRowsBlocksPerSM,
-                            TruncatePolicy::kManyRowsLoadsInFlight>;
+using FewRows = BlockShape<TruncatePolicy, TruncatePolicy::kFewRowsThreads, TruncatePolicy::kFewRowsBlocksPerSM>;
+using ManyRows = BlockShape<TruncatePolicy, TruncatePolicy::kManyRowsThreads, TruncatePolicy::kManyRowsBlocksPerSM>;
 // The split kernels run many narrow blocks: a part of a row is short.
 using SplitRows = ManyRows;
 

@@ -41,20 +41,18 @@ struct TruncateAlgorithmPolicy {
 // multiprocessor count get one wide block per SM; larger batches two
 // narrower ones (both cap registers at 64 a thread). Four blocks of 256
 // (run 17) gained 4 % at 1024 rows and lost more elsewhere: a quarter-SM
-// block streams a whole-row search slowly, and the split shape follows. Every decision of the
-// algorithm depends on the row alone, never on the block size, so results
-// are batch invariant.
+// block streams a whole-row search slowly, and the split shape follows.
+// Every decision of the algorithm depends on the row alone, never on the
+// block size, so results are batch invariant.
 struct TruncatePolicyCUDA : TruncateAlgorithmPolicy {
   static constexpr int kFewRowsThreads = 1024;
   static constexpr int kFewRowsBlocksPerSM = 1;
   static constexpr int kManyRowsThreads = 512;
   static constexpr int kManyRowsBlocksPerSM = 2;
-  // 16-byte vectors each thread keeps in flight per loop trip. Under load
-  // HBM answers in ~2 us: two blocks of 512 x 4 vectors hold 64 KB in
-  // flight per SM, half what the pure read keeps (4 x 512 x 4) to reach
-  // 4.2 TB/s, so the many-rows shape loads 8.
-  static constexpr int kFewRowsLoadsInFlight = 4;
-  static constexpr int kManyRowsLoadsInFlight = 8;
+  // 16-byte vectors each thread keeps in flight per loop trip. Eight
+  // (run 18) made the gather ~8 % shorter but spilled the decision's
+  // registers under the 64-register cap: slower overall.
+  static constexpr int kLoadsInFlight = 4;
 };
 
 #if !QRITA_HIP
@@ -62,11 +60,10 @@ using TruncatePolicy = TruncatePolicyCUDA;
 #endif
 
 // A policy with its launch shape fixed.
-template <class Base, int kThreads, int kBlocksPerSM, int kLoads>
+template <class Base, int kThreads, int kBlocksPerSM>
 struct BlockShape : Base {
   static constexpr int kBlockThreads = kThreads;
   static constexpr int kMinBlocksPerSM = kBlocksPerSM;
-  static constexpr int kLoadsInFlight = kLoads;
 };
 
 }  // namespace qrita

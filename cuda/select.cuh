@@ -45,6 +45,17 @@ struct RowShared {
 // step, so f may use warp collectives; only calls with live set carry an
 // entry.
 
+// Appends this lane's entry when pred holds; one shared atomic per warp.
+// Entries past the capacity are counted but not stored.
+template <class Sh>
+__device__ __forceinline__ void append_candidate(bool pred, uint32_t bits, uint32_t idx, Sh& sh) {
+  const uint32_t pos = warp_reserve(pred, &sh.cand_count);
+  if (pred && pos < Sh::kCapacity) {
+    sh.cand_bits[pos] = bits;
+    sh.cand_idx[pos] = idx;
+  }
+}
+
 // Candidates gathered in shared memory.
 template <class E, int kThreads, class Sh>
 struct SharedSource {
@@ -75,6 +86,27 @@ struct GlobalSource {
         f(key_of(x), first + t, x, live);
       }
     });
+  }
+
+  // Replaces the shared candidates with the entries for which
+  // pred(key, idx) holds (raw bits and index; those past the capacity
+  // are counted, not stored).
+  template <class Pred, class Sh>
+  __device__ void gather(Pred pred, Sh& sh) const {
+    if (threadIdx.x == 0) sh.cand_count = 0;
+    __syncthreads();
+    for_each_chunk<E, kThreads, kUnroll>(row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
+#pragma unroll
+      for (int t = 0; t < decltype(count)::value; ++t)
+        append_candidate(live && pred(key_of(E::to_float(b[t])), first + t), b[t], first + t, sh);
+    });
+    __syncthreads();
+  }
+
+  // The candidates a gather left, as a source.
+  template <class Sh>
+  __device__ SharedSource<E, kThreads, Sh> in_shared(const Sh& sh) const {
+    return SharedSource<E, kThreads, Sh>{&sh, min(sh.cand_count, static_cast<uint32_t>(Sh::kCapacity))};
   }
 
   // The index of the need-th entry (from 1) in index order for which
@@ -254,43 +286,99 @@ __device__ mass_t mass_total(const Src& src, Sh& sh, Pivot floor, MassScale scal
   return block_sum<kThreads>(m, sh.scratch_u64);
 }
 
-// Keeps the shortest rank-order prefix of the entries at or above floor
-// whose mass reaches goal (top-p).
-template <class Src, class Sh>
-__device__ Cut select_mass(const Src& src, Sh& sh, Pivot floor, double goal, MassScale scale,
-                           bool keep_ties, KeyRange range = {}) {
+// The total mass of a histogram, for every thread of the block.
+template <class Sh>
+__device__ mass_t histogram_mass(Sh& sh) {
+  if (warp_id() == 0) {
+    mass_t m = 0;
+    for (int i = lane_id(); i < kDigitBins; i += kWarpSize) m += sh.hist_mass[i];
+    m = warp_sum(m);
+    if (lane_id() == 0) sh.scratch_u64[0] = m;
+  }
+  __syncthreads();
+  return sh.scratch_u64[0];
+}
+
+// A top-p search in progress: the key bits settled so far and what ranks
+// above them.
+struct MassSearch {
+  uint32_t prefix = 0;
+  uint32_t above = 0;  // entries above the prefix's sub-range
+  uint32_t ties = 0;   // entries in it
+  mass_t mass_above = 0;
+  double goal = 0;
+  int shift = 0;         // the next digit's shift; < 0 once the key is settled
+  bool counted = false;  // goal known: the first histogram counted every entry
+};
+
+// Runs the remaining digit steps of a top-p search over src, then ranks
+// the ties at the cut. A search over the row in device memory moves to
+// shared memory as soon as the sub-range it narrowed to fits the buffer:
+// one pass gathers that sub-range, and the remaining steps and the ties
+// cost no further pass over the row.
+template <class Src, class Sh, class Goal>
+__device__ Cut finish_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, MassScale scale, bool keep_ties,
+                           MassSearch s) {
   const int bits = sh.digit_bits;
   const uint32_t digit_mask = (1u << bits) - 1;
-  const int settled = settled_bits(range, bits);
-  uint32_t prefix = settled ? range.hi & (~0u << (kKeyBits - settled)) : 0u, above = 0, ties = 0;
-  mass_t mass_above = 0;
-  for (int shift = kKeyBits - settled - bits; shift >= 0; shift -= bits) {
+  for (; s.shift >= 0; s.shift -= bits) {
     clear_histogram(sh, true);
+    const int shift = s.shift;
+    const uint32_t prefix = s.prefix;
     const uint32_t hi = shift + bits >= kKeyBits ? 0u : (~0u << (shift + bits));
     src.each([&](uint32_t key, uint32_t idx, float x, bool live) {
       const bool hit = live && at_or_above(key, idx, floor) && (key & hi) == prefix;
       histogram_add<true>(sh, hit, (key >> shift) & digit_mask, hit ? scale.of(x) : mass_t(0));
     });
     __syncthreads();
-    choose_digit<true>(sh.hist_count, sh.hist_mass, 0, goal - double(mass_above), &sh.choice);
+    if (!s.counted) {  // every entry shares the settled prefix: this is the total
+      s.goal = goal_of(double(histogram_mass(sh)));
+      s.counted = true;
+    }
+    choose_digit<true>(sh.hist_count, sh.hist_mass, 0, s.goal - double(s.mass_above), &sh.choice);
     __syncthreads();
     const DigitChoice c = sh.choice;
-    prefix |= c.digit << shift;
-    above += c.count_above;
-    mass_above += c.mass_above;
-    ties = c.count_in;
+    s.prefix |= c.digit << shift;
+    s.above += c.count_above;
+    s.mass_above += c.mass_above;
+    s.ties = c.count_in;
+    if constexpr (kScansInOrder<Src>) {
+      if (shift - bits >= 0 && c.count_in <= static_cast<uint32_t>(Sh::kCapacity)) {
+        const uint32_t in_range = ~0u << shift, range_prefix = s.prefix;
+        src.gather([&](uint32_t key, uint32_t idx) {
+          return at_or_above(key, idx, floor) && (key & in_range) == range_prefix;
+        }, sh);
+        s.shift -= bits;
+        return finish_mass(src.in_shared(sh), sh, floor, goal_of, scale, keep_ties, s);
+      }
+    }
   }
   // Equal keys carry equal mass e: keep the fewest j of them that reach goal.
-  const mass_t e = scale.of(float_of_key(prefix));
+  const mass_t e = scale.of(float_of_key(s.prefix));
+  const uint32_t ties = s.ties;
   uint32_t j = ties;
   if (e != 0) {
-    const double want = ceil((goal - double(mass_above)) / double(e));
+    const double want = ceil((s.goal - double(s.mass_above)) / double(e));
     j = want < 1.0 ? 1u : (want > double(ties) ? ties : static_cast<uint32_t>(want));
-    while (j > 1 && double(mass_above + mass_t(j - 1) * e) >= goal) --j;
-    while (j < ties && double(mass_above + mass_t(j) * e) < goal) ++j;
+    while (j > 1 && double(s.mass_above + mass_t(j - 1) * e) >= s.goal) --j;
+    while (j < ties && double(s.mass_above + mass_t(j) * e) < s.goal) ++j;
   }
-  const Pivot p = rank_ties(src, sh, floor, prefix, j, ties, keep_ties);
-  return Cut{p, keep_ties || j >= ties ? above + ties : above + j};
+  const Pivot p = rank_ties(src, sh, floor, s.prefix, j, ties, keep_ties);
+  return Cut{p, keep_ties || j >= ties ? s.above + ties : s.above + j};
+}
+
+// Keeps the shortest rank-order prefix of the entries at or above floor
+// whose mass reaches goal_of(their total mass) (top-p). The total comes
+// from the first histogram of the search: no pass of its own.
+template <class Src, class Sh, class Goal>
+__device__ Cut select_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, MassScale scale,
+                           bool keep_ties, KeyRange range = {}) {
+  const int bits = sh.digit_bits;
+  const int settled = settled_bits(range, bits);
+  MassSearch s;
+  s.prefix = settled ? range.hi & (~0u << (kKeyBits - settled)) : 0u;
+  s.shift = kKeyBits - settled - bits;
+  return finish_mass(src, sh, floor, goal_of, scale, keep_ties, s);
 }
 
 }  // namespace qrita

@@ -53,6 +53,20 @@ struct RowSample {
   }
 };
 
+// A row's inputs read ahead of its turn: its k, p and sample.
+template <class Policy, class E>
+struct RowPrefetch {
+  RowSample<Policy, E> smp;
+  int32_t k = 0;
+  float p = 1.0f;
+
+  __device__ void load(const TruncateParams& prm, int64_t r, const typename E::bits_t* row, uint32_t n) {
+    k = prm.k ? prm.k[r] : 0;
+    p = prm.p ? prm.p[r] : 1.0f;
+    smp.load(row, n);
+  }
+};
+
 // The key above which about `target` of the row's n entries lie, if the
 // bulk of the row is Gaussian; every keepable key when the row is short.
 template <class Policy, class E, class Sh>
@@ -120,17 +134,6 @@ __device__ uint32_t sigma_threshold(const RowSample<Policy, E>& smp, uint32_t n,
   const float thr = static_cast<float>(mean + (z - Policy::kSigmaMargin) * sd);
   if (!isfinite(thr)) return kAll;
   return max(key_of(thr), kAll);
-}
-
-// Appends this lane's entry when pred holds; one shared atomic per warp.
-// Entries past the capacity are counted but not stored.
-template <class Sh>
-__device__ __forceinline__ void append_candidate(bool pred, uint32_t bits, uint32_t idx, Sh& sh) {
-  const uint32_t pos = warp_reserve(pred, &sh.cand_count);
-  if (pred && pos < Sh::kCapacity) {
-    sh.cand_bits[pos] = bits;
-    sh.cand_idx[pos] = idx;
-  }
 }
 
 // Pass 2 over the part [lo, hi) of a row: gathers keys >= key_thr (with
@@ -205,17 +208,8 @@ struct RowPlan {
 // runs in shared memory and the mask is written without a read.
 template <class Policy, class E, class Sh>
 __device__ void gather_kept(const typename E::bits_t* row, uint32_t n, Pivot pv, Sh& sh) {
-  if (threadIdx.x == 0) sh.cand_count = 0;
-  __syncthreads();
-  for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight>(
-      row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
-#pragma unroll
-        for (int t = 0; t < decltype(count)::value; ++t) {
-          const uint32_t key = key_of(E::to_float(b[t]));
-          append_candidate(live && keepable(key) && at_or_above(key, first + t, pv), b[t], first + t, sh);
-        }
-      });
-  __syncthreads();
+  const GlobalSource<E, Policy::kBlockThreads, Policy::kLoadsInFlight> global{row, n};
+  global.gather([&](uint32_t key, uint32_t idx) { return keepable(key) && at_or_above(key, idx, pv); }, sh);
 }
 
 // Benchmark-only ablations (qrita_bench.h's qrita_ablation bits).
@@ -315,9 +309,9 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
     if (!may_read_row) return undecided;
     return RowPlan{select_rank(global, sh, plan.cut.pivot, 1, keep_ties), false, false, true};
   }
+  const auto share_p = [p](double total) { return double(p) * total; };
   if (plan.in_shared) {
-    const mass_t z = mass_total<kThreads>(shared, sh, plan.cut.pivot, scale);
-    RowPlan nucleus{select_mass(shared, sh, plan.cut.pivot, double(p) * double(z), scale, keep_ties, cand_keys), true};
+    RowPlan nucleus{select_mass(shared, sh, plan.cut.pivot, share_p, scale, keep_ties, cand_keys), true};
     nucleus.read_row = plan.read_row;
     return nucleus;
   }
@@ -333,7 +327,9 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
     const double goal = double(p) * (double(zc) + rest);
     reached = goal > 0 ? double(zc) / goal : 1.0;
     if (double(zc) < goal) return false;
-    *out = RowPlan{select_mass(cands_now, sh, kPivotAll, goal, scale, keep_ties, KeyRange{thr, sh.max_key}), true};
+    *out = RowPlan{select_mass(cands_now, sh, kPivotAll, [goal](double) { return goal; }, scale, keep_ties,
+                               KeyRange{thr, sh.max_key}),
+                   true};
     return true;
   };
   if (!want_k && top_in_shared && settle_from_candidates(key_thr, &plan)) return plan;
@@ -357,8 +353,7 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
       }
     }
   }
-  const mass_t z = mass_total<kThreads>(global, sh, plan.cut.pivot, scale);
-  return RowPlan{select_mass(global, sh, plan.cut.pivot, double(p) * double(z), scale, keep_ties), false, false, true};
+  return RowPlan{select_mass(global, sh, plan.cut.pivot, share_p, scale, keep_ties), false, false, true};
 }
 
 // Step 4, mask output over the part [lo, hi) of a row: only writes, when
@@ -530,25 +525,25 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
   if (threadIdx.x == 0) sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
   __syncthreads();
   auto row_at = [&](int64_t r) { return static_cast<bits_t*>(prm.logits) + r * prm.row_stride; };
-  RowSample<Policy, E> smp;
-  if (blockIdx.x < prm.batch) smp.load(row_at(blockIdx.x), n);
+  RowPrefetch<Policy, E> cur;
+  if (blockIdx.x < prm.batch) cur.load(prm, blockIdx.x, row_at(blockIdx.x), n);
   for (int64_t r = blockIdx.x; r < prm.batch; r += gridDim.x) {
     bits_t* row = row_at(r);
-    const RowAsk ask(prm.k ? prm.k[r] : 0, prm.p ? prm.p[r] : 1.0f, n);
+    const RowAsk ask(cur.k, cur.p, n);
     const bool ids_out = prm.out_ids != nullptr;
     RowCounters counters = row_counters(prm, r);
-    // The sample of this block's next row is read while this row is done.
-    RowSample<Policy, E> next = smp;
-    if (r + gridDim.x < prm.batch) next.load(row_at(r + gridDim.x), n);
+    // The next row's k, p and sample are read while this row is done.
+    RowPrefetch<Policy, E> next = cur;
+    if (r + gridDim.x < prm.batch) next.load(prm, r + gridDim.x, row_at(r + gridDim.x), n);
     if (!ids_out && !ask.any()) {
       // No filter: only NaN entries change.
       counters.outcome(0, true);
       write_mask<Policy, E>(row, 0, n, RowPlan{Cut{kPivotAll, 0}, false}, sh);
-      smp = next;
+      cur = next;
       continue;
     }
-    const uint32_t key_thr = row_threshold<Policy, E>(smp, n, ask, prm.ablation, sh);
-    smp = next;
+    const uint32_t key_thr = row_threshold<Policy, E>(cur.smp, n, ask, prm.ablation, sh);
+    cur = next;
     counters.lap(RowCounters::kThreshold);
     gather_candidates<Policy, E>(row, 0, n, key_thr, ask.want_p && !ask.want_k, sh);
     counters.lap(RowCounters::kGather);

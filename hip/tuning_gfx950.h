@@ -12,8 +12,7 @@ struct TruncatePolicyGFX950 : TruncateAlgorithmPolicy {
   static constexpr int kFewRowsBlocksPerSM = 1;
   static constexpr int kManyRowsThreads = 512;
   static constexpr int kManyRowsBlocksPerSM = 2;
-  static constexpr int kFewRowsLoadsInFlight = 4;
-  static constexpr int kManyRowsLoadsInFlight = 4;
+  static constexpr int kLoadsInFlight = 4;
 };
 
 using TruncatePolicy = TruncatePolicyGFX950;

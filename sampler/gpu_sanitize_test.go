@@ -11,12 +11,23 @@ import (
 
 // TestGPUSanitizerCoverage is small enough for racecheck and synccheck yet
 // takes every kernel path: whole-row gather and sampled threshold, ranked
-// and searched top-p, the in-row fallback (flat, one-hot, all-equal rows),
-// NaN and -Inf handling, both tie modes, every launch shape (one block
-// per row, few or many rows; rows cut over two blocks at 2 x 16384).
+// and searched top-p, the in-row fallback (flat, one-hot, all-equal rows:
+// the search below the threshold, ties read in index order, survivors
+// gathered again, a row search moving to shared memory), NaN and -Inf
+// handling, both tie modes, every launch shape (one block per row, few or
+// many rows; rows cut over two blocks at 2 x 16384), and the id output
+// (ranked, compacted and sorted, searched in the row).
 func TestGPUSanitizerCoverage(t *testing.T) {
 	for _, mode := range []sampler.TieMode{sampler.Exact, sampler.KeepTies} {
 		s := newGPU(t, sampler.WithTieMode(mode))
+		var idCases []testcases.Case
+		for _, d := range []testcases.Dist{testcases.LLMLike, testcases.Flat, testcases.OneHot} {
+			idCases = append(idCases,
+				testcases.Case{Name: d.String() + "_ids_k50_p0.9", Batch: 2, Vocab: 6000, Dist: d, Seed: 6,
+					K: testcases.KConst(50), P: testcases.PConst(0.9)},
+				testcases.Case{Name: d.String() + "_ids_p0.9", Batch: 2, Vocab: 6000, Dist: d, Seed: 7, P: testcases.PConst(0.9)})
+		}
+		checkIDs(t, s, newNative(t), idCases, []int{64, sampler.MaxIDs})
 		var cases []testcases.Case
 		for _, d := range []testcases.Dist{testcases.LLMLike, testcases.Flat, testcases.OneHot, testcases.AllEqual,
 			testcases.WithNaN, testcases.NegInfMask90} {

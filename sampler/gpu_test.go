@@ -168,13 +168,21 @@ func TestGPUCompactIDs(t *testing.T) {
 			cases = append(cases, c)
 		}
 	}
+	checkIDs(t, s, nc, cases, []int{1, 64, sampler.MaxIDs})
+}
+
+// checkIDs runs the id output of every case for each maxIDs and compares
+// the ids and counts with the reference (rows ambiguous at their p are
+// skipped); the logits must stay untouched.
+func checkIDs(t *testing.T, s *sampler.Sampler, nc *native.Ctx, cases []testcases.Case, maxIDsList []int) {
+	t.Helper()
 	for _, c := range cases {
 		logits, k, p := c.Args()
 		refs := make([]reference.Row, c.Batch)
 		for r := range refs {
 			refs[r] = reference.Explain(logits[r*c.Vocab:(r+1)*c.Vocab], reference.RowK(k, r), reference.RowP(p, r), s.TieMode())
 		}
-		for _, maxIDs := range []int{1, 64, sampler.MaxIDs} {
+		for _, maxIDs := range maxIDsList {
 			dev, err := nc.Malloc(4 * len(logits))
 			require.NoError(t, err)
 			ids, err := nc.Malloc(4 * c.Batch * maxIDs)

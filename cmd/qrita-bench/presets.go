@@ -132,7 +132,9 @@ func presetCases(sweep string) ([]benchCase, error) {
 		grid(missBatches, []int{llama3Vocab}, fp32Only, missDists)
 		for _, v := range idsVocabs {
 			for _, b := range idsBatches {
-				cases = append(cases, newCase(b, v, modeJoint, llm, fp32, ids, ablation{}))
+				for _, m := range allModes {
+					cases = append(cases, newCase(b, v, m, llm, fp32, ids, ablation{}))
+				}
 			}
 		}
 	case sweepTable1:

@@ -141,8 +141,8 @@ func TestPresets(t *testing.T) {
 		t.Fatal(err)
 	}
 	// fp32 llm 2 vocabs x 11 batches x 4 modes, 2 mid vocabs x 2 batches x 4, bf16 and fp16 3 x 4,
-	// misses 3 dists x 3 batches x 4, ids 2 x 2.
-	if want := 2*11*4 + 2*2*4 + 2*3*4 + 3*3*4 + 2*2; len(full) != want {
+	// misses 3 dists x 3 batches x 4, ids 2 x 2 x 4.
+	if want := 2*11*4 + 2*2*4 + 2*3*4 + 3*3*4 + 2*2*4; len(full) != want {
 		t.Errorf("full: %d cases, want %d", len(full), want)
 	}
 	count := func(cs []benchCase, f func(benchCase) bool) int {
@@ -154,7 +154,7 @@ func TestPresets(t *testing.T) {
 		}
 		return n
 	}
-	if n := count(full, func(c benchCase) bool { return c.out == "ids" && c.dtype == sampler.Float32 && c.k == 50 }); n != 4 {
+	if n := count(full, func(c benchCase) bool { return c.out == "ids" && c.dtype == sampler.Float32 && c.k == 50 }); n != 8 {
 		t.Errorf("full: %d ids cases", n)
 	}
 	if n := count(full, func(c benchCase) bool { return c.dtype == sampler.Float16 && c.vocab == 128256 }); n != 12 {
