@@ -53,20 +53,6 @@ struct RowSample {
   }
 };
 
-// A row's inputs read ahead of its turn: its k, p and sample.
-template <class Policy, class E>
-struct RowPrefetch {
-  RowSample<Policy, E> smp;
-  int32_t k = 0;
-  float p = 1.0f;
-
-  __device__ void load(const TruncateParams& prm, int64_t r, const typename E::bits_t* row, uint32_t n) {
-    k = prm.k ? prm.k[r] : 0;
-    p = prm.p ? prm.p[r] : 1.0f;
-    smp.load(row, n);
-  }
-};
-
 // The key above which about `target` of the row's n entries lie, if the
 // bulk of the row is Gaussian; every keepable key when the row is short.
 template <class Policy, class E, class Sh>
@@ -152,30 +138,37 @@ __device__ void gather_candidates(const typename E::bits_t* row, uint32_t lo, ui
     sh.mass_rest = 0;
   }
   __syncthreads();
+  // The pass is bound by instruction issue unless each entry costs only a
+  // few: compare floats here, not keys. x >= thr holds exactly when
+  // key_of(x) >= key_thr (the key order is the float order, -0 == +0, and
+  // NaN fails both; a threshold key of ~0u reads as NaN: no candidates),
+  // and x > -Inf is keepable(key_of(x)).
   const float thr = float_of_key(key_thr);
-  uint32_t keepable_count = 0, max_key = 0, min_key = ~0u;
+  uint32_t keepable_count = 0;
+  float max_x = -INFINITY, min_x = INFINITY;  // over keepable entries
   mass_t rest = 0;
   for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t first, const auto& b, bool live) {
     constexpr int kCount = decltype(count)::value;
-    uint32_t keys[kCount];
+    bool cand[kCount];
     bool any = false;
 #pragma unroll
     for (int t = 0; t < kCount; ++t) {
       const float x = E::to_float(b[t]);
-      keys[t] = live ? key_of(x) : 0u;
-      const bool ok = keepable(keys[t]);
+      const bool ok = live && x > -INFINITY;
       keepable_count += ok;
-      max_key = max(max_key, keys[t]);
-      min_key = min(min_key, ok ? keys[t] : ~0u);
-      const bool cand = ok && keys[t] >= key_thr;
-      any |= cand;
-      if (want_rest_mass && ok && !cand) rest += __float2ull_rn(expf(x - thr) * kMassOne);
+      if (ok) {
+        max_x = fmaxf(max_x, x);
+        min_x = fminf(min_x, x);
+      }
+      cand[t] = ok && x >= thr;
+      any |= cand[t];
+      if (want_rest_mass && ok && !cand[t]) rest += __float2ull_rn(expf(x - thr) * kMassOne);
     }
     if (!warp_any(any)) return;
 #pragma unroll
-    for (int t = 0; t < kCount; ++t)
-      append_candidate(keepable(keys[t]) && keys[t] >= key_thr, b[t], lo + first + t, sh);
+    for (int t = 0; t < kCount; ++t) append_candidate(cand[t], b[t], lo + first + t, sh);
   });
+  uint32_t max_key = keepable_count ? key_of(max_x) : 0u, min_key = keepable_count ? key_of(min_x) : ~0u;
   keepable_count = warp_sum(keepable_count);
   rest = warp_sum(rest);
   for (int off = kWarpSize / 2; off > 0; off /= 2) {
@@ -525,25 +518,25 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
   if (threadIdx.x == 0) sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
   __syncthreads();
   auto row_at = [&](int64_t r) { return static_cast<bits_t*>(prm.logits) + r * prm.row_stride; };
-  RowPrefetch<Policy, E> cur;
-  if (blockIdx.x < prm.batch) cur.load(prm, blockIdx.x, row_at(blockIdx.x), n);
+  RowSample<Policy, E> smp;
+  if (blockIdx.x < prm.batch) smp.load(row_at(blockIdx.x), n);
   for (int64_t r = blockIdx.x; r < prm.batch; r += gridDim.x) {
     bits_t* row = row_at(r);
-    const RowAsk ask(cur.k, cur.p, n);
+    const RowAsk ask(prm.k ? prm.k[r] : 0, prm.p ? prm.p[r] : 1.0f, n);
     const bool ids_out = prm.out_ids != nullptr;
     RowCounters counters = row_counters(prm, r);
-    // The next row's k, p and sample are read while this row is done.
-    RowPrefetch<Policy, E> next = cur;
-    if (r + gridDim.x < prm.batch) next.load(prm, r + gridDim.x, row_at(r + gridDim.x), n);
+    // The sample of this block's next row is read while this row is done.
+    RowSample<Policy, E> next = smp;
+    if (r + gridDim.x < prm.batch) next.load(row_at(r + gridDim.x), n);
     if (!ids_out && !ask.any()) {
       // No filter: only NaN entries change.
       counters.outcome(0, true);
       write_mask<Policy, E>(row, 0, n, RowPlan{Cut{kPivotAll, 0}, false}, sh);
-      cur = next;
+      smp = next;
       continue;
     }
-    const uint32_t key_thr = row_threshold<Policy, E>(cur.smp, n, ask, prm.ablation, sh);
-    cur = next;
+    const uint32_t key_thr = row_threshold<Policy, E>(smp, n, ask, prm.ablation, sh);
+    smp = next;
     counters.lap(RowCounters::kThreshold);
     gather_candidates<Policy, E>(row, 0, n, key_thr, ask.want_p && !ask.want_k, sh);
     counters.lap(RowCounters::kGather);

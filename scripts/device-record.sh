@@ -14,9 +14,9 @@ blocks=("$@")
 status=0
 for b in "${blocks[@]}"; do
   case $b in
-  main) args=(-batch 1,2,4,8,16,32,64,128,256,512,1024 -vocab llama3,gemma3 -k 50,0 -p 0.9,1 -plot "$out/h200-main.png"); limit=170 ;;
+  main) args=(-batch 1,2,4,8,16,32,64,128,256,512,1024 -vocab llama3,gemma3 -k 50,0 -p 0.9,1 -plot "$out/h200-main.png"); limit=160 ;;
   ids) args=(-out ids -batch 256,1024 -vocab llama3,gemma3 -k 50,0 -p 0.9,1); limit=50 ;;
-  half) args=(-dtype bf16,fp16 -batch 1,64,1024 -vocab llama3 -k 50,0 -p 0.9,1); limit=50 ;;
+  half) args=(-dtype bf16,fp16 -batch 1,64,1024 -vocab llama3 -k 50,0 -p 0.9,1); limit=75 ;;
   miss) args=(-dist flat,onehot,neginf90 -batch 1,64,1024 -vocab llama3 -k 50,0 -p 0.9,1); limit=70 ;;
   midvocab) args=(-batch 256,1024 -vocab qwen,gpt-oss -k 50,0 -p 0.9,1); limit=50 ;;
   graph) args=(-timing graph -batch 1 -vocab llama3,gemma3 -k 50,0 -p 0.9,1); limit=30 ;;
