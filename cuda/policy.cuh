@@ -49,11 +49,10 @@ struct TruncatePolicyCUDA : TruncateAlgorithmPolicy {
   static constexpr int kFewRowsBlocksPerSM = 1;
   static constexpr int kManyRowsThreads = 512;
   static constexpr int kManyRowsBlocksPerSM = 2;
-  // 16-byte vectors each thread keeps in flight per loop trip. Eight in
-  // every pass (run 18) spilled the decision's registers under the
-  // 64-register cap; the gather, lean since it compares floats, takes 8.
+  // 16-byte vectors each thread keeps in flight per loop trip. Eight
+  // (run 18) made the gather ~8 % shorter but spilled the decision's
+  // registers under the 64-register cap: slower overall.
   static constexpr int kLoadsInFlight = 4;
-  static constexpr int kGatherLoadsInFlight = 8;
 };
 
 #if !QRITA_HIP

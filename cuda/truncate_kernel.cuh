@@ -53,20 +53,6 @@ struct RowSample {
   }
 };
 
-// A row's inputs read ahead of its turn: its k, p and sample.
-template <class Policy, class E>
-struct RowPrefetch {
-  RowSample<Policy, E> smp;
-  int32_t k = 0;
-  float p = 1.0f;
-
-  __device__ void load(const TruncateParams& prm, int64_t r, const typename E::bits_t* row, uint32_t n) {
-    k = prm.k ? prm.k[r] : 0;
-    p = prm.p ? prm.p[r] : 1.0f;
-    smp.load(row, n);
-  }
-};
-
 // The key above which about `target` of the row's n entries lie, if the
 // bulk of the row is Gaussian; every keepable key when the row is short.
 template <class Policy, class E, class Sh>
@@ -161,7 +147,7 @@ __device__ void gather_candidates(const typename E::bits_t* row, uint32_t lo, ui
   uint32_t keepable_count = 0;
   float max_x = -INFINITY, min_x = INFINITY;  // over keepable entries
   mass_t rest = 0;
-  for_each_chunk<E, kThreads, Policy::kGatherLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t first, const auto& b, bool live) {
+  for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t first, const auto& b, bool live) {
     constexpr int kCount = decltype(count)::value;
     bool cand[kCount];
     bool any = false;
@@ -532,25 +518,25 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
   if (threadIdx.x == 0) sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
   __syncthreads();
   auto row_at = [&](int64_t r) { return static_cast<bits_t*>(prm.logits) + r * prm.row_stride; };
-  RowPrefetch<Policy, E> cur;
-  if (blockIdx.x < prm.batch) cur.load(prm, blockIdx.x, row_at(blockIdx.x), n);
+  RowSample<Policy, E> smp;
+  if (blockIdx.x < prm.batch) smp.load(row_at(blockIdx.x), n);
   for (int64_t r = blockIdx.x; r < prm.batch; r += gridDim.x) {
     bits_t* row = row_at(r);
-    const RowAsk ask(cur.k, cur.p, n);
+    const RowAsk ask(prm.k ? prm.k[r] : 0, prm.p ? prm.p[r] : 1.0f, n);
     const bool ids_out = prm.out_ids != nullptr;
     RowCounters counters = row_counters(prm, r);
-    // The next row's inputs are read while this row is done, and taken
-    // over only at the end of it: a register move waits for its load.
-    RowPrefetch<Policy, E> next;
-    if (r + gridDim.x < prm.batch) next.load(prm, r + gridDim.x, row_at(r + gridDim.x), n);
+    // The sample of this block's next row is read while this row is done.
+    RowSample<Policy, E> next = smp;
+    if (r + gridDim.x < prm.batch) next.load(row_at(r + gridDim.x), n);
     if (!ids_out && !ask.any()) {
       // No filter: only NaN entries change.
       counters.outcome(0, true);
       write_mask<Policy, E>(row, 0, n, RowPlan{Cut{kPivotAll, 0}, false}, sh);
-      cur = next;
+      smp = next;
       continue;
     }
-    const uint32_t key_thr = row_threshold<Policy, E>(cur.smp, n, ask, prm.ablation, sh);
+    const uint32_t key_thr = row_threshold<Policy, E>(smp, n, ask, prm.ablation, sh);
+    smp = next;
     counters.lap(RowCounters::kThreshold);
     gather_candidates<Policy, E>(row, 0, n, key_thr, ask.want_p && !ask.want_k, sh);
     counters.lap(RowCounters::kGather);
@@ -566,7 +552,6 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     }
     __syncthreads();  // shared memory is reused by the next row
     counters.lap(RowCounters::kWrite);
-    cur = next;
   }
 }
 

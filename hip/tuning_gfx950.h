@@ -13,7 +13,6 @@ struct TruncatePolicyGFX950 : TruncateAlgorithmPolicy {
   static constexpr int kManyRowsThreads = 512;
   static constexpr int kManyRowsBlocksPerSM = 2;
   static constexpr int kLoadsInFlight = 4;
-  static constexpr int kGatherLoadsInFlight = 4;
 };
 
 using TruncatePolicy = TruncatePolicyGFX950;
