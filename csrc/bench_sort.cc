@@ -48,7 +48,7 @@ qrita_status qrita_bench_sort_topk_topp(qrita_ctx* ctx, const qrita_request* req
   QRITA_TRY(ctx, qrita::sort_baseline_workspace(req->batch, req->vocab, &need));
   if (!workspace || bytes < need)
     return fail(ctx, QRITA_ERR_INVALID_ARG, "sort workspace of %zu bytes at %p; %zu needed", bytes, workspace, need);
-  qrita::SortBaselineParams prm{req->logits, req->batch, req->vocab, req->row_stride, req->k, req->p};
+  qrita::RowBatch prm{req->logits, req->batch, req->vocab, req->row_stride, req->k, req->p};
   QRITA_TRY(ctx, qrita::launch_sort_baseline(static_cast<qrita::DType>(req->dtype), prm, workspace, bytes,
                                              static_cast<cudaStream_t>(req->stream)));
   return QRITA_OK;

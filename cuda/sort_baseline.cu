@@ -209,7 +209,7 @@ __global__ void __launch_bounds__(kMaskThreads) sort_mask_kernel(MaskArgs a) {
 }
 
 template <class E>
-cudaError_t launch_typed(const SortBaselineParams& prm, const Layout& l, char* base, cudaStream_t stream) {
+cudaError_t launch_typed(const RowBatch& prm, const Layout& l, char* base, cudaStream_t stream) {
   using bits_t = typename E::bits_t;
   for (int64_t row0 = 0; row0 < prm.batch; row0 += l.chunk_rows) {
     const int64_t rows = prm.batch - row0 < l.chunk_rows ? prm.batch - row0 : l.chunk_rows;
@@ -242,7 +242,7 @@ cudaError_t sort_baseline_workspace(int64_t batch, int64_t vocab, size_t* bytes)
   return e;
 }
 
-cudaError_t launch_sort_baseline(DType dtype, const SortBaselineParams& prm, void* workspace, size_t bytes,
+cudaError_t launch_sort_baseline(DType dtype, const RowBatch& prm, void* workspace, size_t bytes,
                                  cudaStream_t stream) {
   if (prm.batch <= 0) return cudaSuccess;
   Layout l;

@@ -7,22 +7,13 @@
 
 namespace qrita {
 
-struct SortBaselineParams {
-  void* logits;        // device, [batch][row_stride] elements
-  int64_t batch;
-  int64_t vocab;       // <= QRITA_MAX_VOCAB
-  int64_t row_stride;  // elements, >= vocab
-  const int32_t* k;    // device, [batch], or null: top-k off
-  const float* p;      // device, [batch], or null: top-p off
-};
-
 // Device workspace bytes for a batch of [batch][vocab] (0 for no rows).
 cudaError_t sort_baseline_workspace(int64_t batch, int64_t vocab, size_t* bytes);
 
 // Enqueues the baseline on stream: per chunk of rows, keys and indices,
 // segmented sort, then one block per row cuts and writes the mask.
 // workspace must hold sort_baseline_workspace bytes.
-cudaError_t launch_sort_baseline(DType dtype, const SortBaselineParams& prm, void* workspace, size_t bytes,
+cudaError_t launch_sort_baseline(DType dtype, const RowBatch& prm, void* workspace, size_t bytes,
                                  cudaStream_t stream);
 
 }  // namespace qrita

@@ -5,13 +5,18 @@
 
 namespace qrita {
 
-struct TruncateParams {
+// The rows of a call and their k and p: what the truncation kernel and the
+// sort baseline (sort_baseline.cuh) both take.
+struct RowBatch {
   void* logits;         // device, [batch][row_stride] elements
   int64_t batch;
   int64_t vocab;        // <= QRITA_MAX_VOCAB
   int64_t row_stride;   // elements, >= vocab
   const int32_t* k;     // device, [batch], or null: top-k off
   const float* p;       // device, [batch], or null: top-p off
+};
+
+struct TruncateParams : RowBatch {
   int keep_ties;
   int32_t* out_ids;     // device, [batch][max_ids]: id output instead of the mask
   int32_t* out_count;   // device, [batch]
