@@ -9,6 +9,9 @@ using FewRows = BlockShape<TruncatePolicy, TruncatePolicy::kFewRowsThreads, Trun
 using ManyRows = BlockShape<TruncatePolicy, TruncatePolicy::kManyRowsThreads, TruncatePolicy::kManyRowsBlocksPerSM>;
 // The split kernels run many narrow blocks: a part of a row is short.
 using SplitRows = ManyRows;
+// Above 48 KB of dynamic shared memory a kernel must opt in first.
+static_assert(sizeof(TruncateShared<FewRows>) <= 48 * 1024 && sizeof(TruncateShared<ManyRows>) <= 48 * 1024,
+              "the row's shared memory fits without an opt-in");
 
 template <class Shape, class E>
 cudaError_t launch_shape(const TruncateParams& prm, int64_t grid, cudaStream_t stream) {

@@ -94,7 +94,7 @@ __device__ uint32_t load_row_regions(const SliceRegionOf<Policy>* regs, int S, S
   constexpr uint32_t kCap = Policy::kCandidateCapacity;
   constexpr int kBatch = 4;  // slots a thread fetches before storing any
   static_assert(Policy::kMaxSlices <= kWarpSize, "one lane per part");
-  uint32_t* starts = sh.hist_count;  // where each part's candidates start
+  uint32_t* starts = sh.bins[0].count;  // where each part's candidates start (free between searches)
   if (warp_id() == 0) {
     const bool mine = lane_id() < S;
     const SliceHeader h = mine ? regs[lane_id()].head : SliceHeader{0, 0, 0, 0, 0, ~0u, 0};
