@@ -67,14 +67,7 @@ __device__ __forceinline__ uint32_t warp_reserve(bool pred, uint32_t* counter) {
 constexpr int kDigitBits = 8;
 constexpr int kDigitBins = 1 << kDigitBits;
 
-// One search step's histogram: entries (and their fixed-point mass) per
-// digit value.
-struct DigitBins {
-  uint32_t count[kDigitBins];
-  mass_t mass[kDigitBins];
-};
-
-// Result of one digit step.
+// Result of one digit step, written by warp 0 for the whole block.
 struct DigitChoice {
   uint32_t digit;       // the chosen bin
   uint32_t count_above; // entries in bins above it
@@ -82,27 +75,26 @@ struct DigitChoice {
   mass_t mass_above;    // their mass (mass search only)
 };
 
-// Walks the 256 bins from the top and picks the first bin where the running
-// total reaches the goal: a count (rank search) or a mass (top-p search,
-// need_mass(total mass of the bins) gives it). Every warp calls it after the
-// barrier that completes the histogram and gets the same choice in
-// registers, so no barrier is needed to hand it out. Each lane owns a
-// contiguous run of bins, highest first.
-template <bool kByMass, class NeedMass>
-__device__ DigitChoice choose_digit(const DigitBins& bins, uint32_t need_count, NeedMass need_mass_of) {
+// Warp 0 walks the 256 bins from the top and picks the first bin where the
+// running total reaches the goal: a count (rank search) or a mass (top-p
+// search). Each lane owns a contiguous run of bins, highest first.
+template <bool kByMass>
+__device__ void choose_digit(const uint32_t* counts, const mass_t* masses, uint32_t need_count,
+                             double need_mass, DigitChoice* out) {
+  if (warp_id() != 0) return;
   constexpr int kPerLane = kDigitBins / kWarpSize;
   static_assert(kDigitBins % kWarpSize == 0, "bins split evenly over lanes");
   const int first = kDigitBins - 1 - lane_id() * kPerLane;  // this lane's highest bin
   uint32_t c = 0;
   mass_t m = 0;
-#pragma unroll
   for (int j = 0; j < kPerLane; ++j) {
-    c += bins.count[first - j];
-    if (kByMass) m += bins.mass[first - j];
+    c += counts[first - j];
+    if (kByMass) m += masses[first - j];
   }
   const uint32_t c_incl = warp_inclusive_scan(c);
   const mass_t m_incl = kByMass ? warp_inclusive_scan(m) : mass_t(0);
-  const double need_mass = kByMass ? need_mass_of(warp_shfl(m_incl, kWarpSize - 1)) : 0.0;
+  const uint32_t c_excl = c_incl - c;
+  const mass_t m_excl = m_incl - m;
   const bool reaches = kByMass ? (c > 0 && double(m_incl) >= need_mass) : (c_incl >= need_count);
   const lane_mask_t hit = warp_ballot(reaches);
   // If no lane reaches the goal (a mass goal lost to rounding), take the
@@ -116,19 +108,15 @@ __device__ DigitChoice choose_digit(const DigitBins& bins, uint32_t need_count, 
     for (int l = kWarpSize - 1; l >= 0; --l)
       if ((nonempty >> l) & 1) { owner = l; break; }
   }
-  uint32_t pick = 0, ca = 0, count_in = 0;
-  mass_t ma = 0;
   if (lane_id() == owner) {
-    ca = c_incl - c;
-    ma = m_incl - m;
-    uint32_t last_ca = 0;
-    mass_t last_ma = 0;
-    pick = first;
+    uint32_t ca = c_excl, last_ca = 0;
+    mass_t ma = m_excl, last_ma = 0;
+    int pick = first;
     for (int j = 0; j < kPerLane; ++j) {
       const int bin = first - j;
-      const uint32_t cb = bins.count[bin];
+      const uint32_t cb = counts[bin];
       if (cb == 0) continue;
-      const mass_t mb = kByMass ? bins.mass[bin] : mass_t(0);
+      const mass_t mb = kByMass ? masses[bin] : mass_t(0);
       if (hit != 0) {
         const bool done = kByMass ? (double(ma + mb) >= need_mass) : (ca + cb >= need_count);
         if (done) {
@@ -147,14 +135,11 @@ __device__ DigitChoice choose_digit(const DigitBins& bins, uint32_t need_count, 
       ca = last_ca;
       ma = last_ma;
     }
-    count_in = bins.count[pick];
+    out->digit = static_cast<uint32_t>(pick);
+    out->count_above = ca;
+    out->count_in = counts[pick];
+    out->mass_above = ma;
   }
-  DigitChoice out;
-  out.digit = warp_shfl(pick, owner);
-  out.count_above = warp_shfl(ca, owner);
-  out.count_in = warp_shfl(count_in, owner);
-  out.mass_above = kByMass ? warp_shfl(ma, owner) : mass_t(0);
-  return out;
 }
 
 }  // namespace qrita

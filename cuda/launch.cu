@@ -9,52 +9,75 @@ using FewRows = BlockShape<TruncatePolicy, TruncatePolicy::kFewRowsThreads, Trun
 using ManyRows = BlockShape<TruncatePolicy, TruncatePolicy::kManyRowsThreads, TruncatePolicy::kManyRowsBlocksPerSM>;
 // The split kernels run many narrow blocks: a part of a row is short.
 using SplitRows = ManyRows;
-// Above 48 KB of dynamic shared memory a kernel must opt in first.
-static_assert(sizeof(TruncateShared<FewRows>) <= 48 * 1024 && sizeof(TruncateShared<ManyRows>) <= 48 * 1024,
-              "the row's shared memory fits without an opt-in");
+
+// Dynamic shared memory of a block: the stream ring, when the device code
+// has one (row_access.cuh), then the row's.
+template <class Shape>
+size_t shared_bytes(bool stream_ring) {
+  return (stream_ring ? StreamRing<Shape::kBlockThreads>::kBytes : 0) + sizeof(TruncateShared<Shape>);
+}
 
 template <class Shape, class E>
-cudaError_t launch_shape(const TruncateParams& prm, int64_t grid, cudaStream_t stream) {
-  truncate_rows_kernel<Shape, E>
-      <<<static_cast<unsigned>(grid), Shape::kBlockThreads, sizeof(TruncateShared<Shape>), stream>>>(prm);
+cudaError_t launch_shape(const TruncateParams& prm, const LaunchLimits& lim, int64_t grid, cudaStream_t stream) {
+  truncate_rows_kernel<Shape, E><<<static_cast<unsigned>(grid), Shape::kBlockThreads,
+                                   shared_bytes<Shape>(lim.stream_ring), stream>>>(prm);
   return cudaGetLastError();
 }
 
 template <class E>
-cudaError_t launch_split(const TruncateParams& prm, cudaStream_t stream) {
+cudaError_t launch_split(const TruncateParams& prm, const LaunchLimits& lim, cudaStream_t stream) {
   const unsigned grid = static_cast<unsigned>(prm.batch * prm.split_slices);
-  constexpr size_t kShared = sizeof(TruncateShared<SplitRows>);
-  gather_slices_kernel<SplitRows, E><<<grid, SplitRows::kBlockThreads, kShared, stream>>>(prm);
+  const size_t shared = shared_bytes<SplitRows>(lim.stream_ring);
+  gather_slices_kernel<SplitRows, E><<<grid, SplitRows::kBlockThreads, shared, stream>>>(prm);
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return e;
-  finish_slices_kernel<SplitRows, E><<<grid, SplitRows::kBlockThreads, kShared, stream>>>(prm);
+  finish_slices_kernel<SplitRows, E><<<grid, SplitRows::kBlockThreads, shared, stream>>>(prm);
   return cudaGetLastError();
 }
 
 template <class E>
 cudaError_t launch_typed(const TruncateParams& prm, const LaunchLimits& lim, cudaStream_t stream) {
-  if (prm.split_slices > 1) return launch_split<E>(prm, stream);
-  if (prm.batch <= lim.multiprocessors) return launch_shape<FewRows, E>(prm, prm.batch, stream);
+  if (prm.split_slices > 1) return launch_split<E>(prm, lim, stream);
+  if (prm.batch <= lim.multiprocessors) return launch_shape<FewRows, E>(prm, lim, prm.batch, stream);
   const int64_t grid = prm.batch < lim.many_rows_grid ? prm.batch : lim.many_rows_grid;
-  return launch_shape<ManyRows, E>(prm, grid, stream);
+  return launch_shape<ManyRows, E>(prm, lim, grid, stream);
+}
+
+// Lets kernel use `bytes` of dynamic shared memory (above 48 KB it must
+// opt in) and returns how many of its blocks fit on an SM.
+template <class Kernel>
+cudaError_t fit_blocks(Kernel kernel, int threads, size_t bytes, int* blocks) {
+#if !QRITA_HIP
+  if (bytes > 48 * 1024) {
+    const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
+    if (e != cudaSuccess) return e;
+  }
+#endif
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, threads, bytes);
 }
 
 template <class E>
 cudaError_t occupancy_typed(int multiprocessors, LaunchLimits* lim) {
-  int few = 0, many = 0;
-  cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &few, truncate_rows_kernel<FewRows, E>, FewRows::kBlockThreads, sizeof(TruncateShared<FewRows>));
+#if !QRITA_HIP
+  // The device code streams through the ring when its PTX targets sm_90
+  // or later (QRITA_STREAM_RING); the shared memory must then hold it.
+  cudaFuncAttributes attr;
+  cudaError_t e = cudaFuncGetAttributes(&attr, truncate_rows_kernel<ManyRows, E>);
   if (e != cudaSuccess) return e;
-  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&many, truncate_rows_kernel<ManyRows, E>,
-                                                    ManyRows::kBlockThreads, sizeof(TruncateShared<ManyRows>));
+  lim->stream_ring = attr.ptxVersion >= 90;
+#else
+  cudaError_t e = cudaSuccess;
+  lim->stream_ring = false;
+#endif
+  const bool ring = lim->stream_ring;
+  int few = 0, many = 0, gather = 0, finish = 0;
+  e = fit_blocks(truncate_rows_kernel<FewRows, E>, FewRows::kBlockThreads, shared_bytes<FewRows>(ring), &few);
   if (e != cudaSuccess) return e;
-  int gather = 0, finish = 0;
-  constexpr size_t kSplitShared = sizeof(TruncateShared<SplitRows>);
-  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&gather, gather_slices_kernel<SplitRows, E>,
-                                                    SplitRows::kBlockThreads, kSplitShared);
+  e = fit_blocks(truncate_rows_kernel<ManyRows, E>, ManyRows::kBlockThreads, shared_bytes<ManyRows>(ring), &many);
   if (e != cudaSuccess) return e;
-  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&finish, finish_slices_kernel<SplitRows, E>,
-                                                    SplitRows::kBlockThreads, kSplitShared);
+  e = fit_blocks(gather_slices_kernel<SplitRows, E>, SplitRows::kBlockThreads, shared_bytes<SplitRows>(ring), &gather);
+  if (e != cudaSuccess) return e;
+  e = fit_blocks(finish_slices_kernel<SplitRows, E>, SplitRows::kBlockThreads, shared_bytes<SplitRows>(ring), &finish);
   if (e != cudaSuccess) return e;
   lim->multiprocessors = multiprocessors;
   lim->many_rows_grid = (few > 0 && many > 0) ? int64_t(many) * multiprocessors : 0;

@@ -26,8 +26,8 @@ struct RowShared {
   uint32_t ranked_idx[kRanked];
   mass_t ranked_mass[kRanked];
   uint32_t surv_count;
-  // The histograms of the search steps, in rotation (DigitSteps).
-  DigitBins bins[3];
+  uint32_t hist_count[kDigitBins];
+  mass_t hist_mass[kDigitBins];
   double scratch_f64[kWarpSize];
   mass_t scratch_u64[kWarpSize];
   DigitChoice choice;
@@ -175,8 +175,8 @@ __device__ __forceinline__ Pivot clamp_to_floor(Pivot p, Pivot floor) {
 // Adds one entry (and its mass) to bin when hit. When every hitting lane
 // of the warp shares the bin, as in flat, one-hot or all-equal rows, one
 // lane adds for all: same-address shared atomics would serialise.
-template <bool kWithMass>
-__device__ __forceinline__ void histogram_add(DigitBins& h, bool hit, uint32_t bin, mass_t m) {
+template <bool kWithMass, class Sh>
+__device__ __forceinline__ void histogram_add(Sh& sh, bool hit, uint32_t bin, mass_t m) {
   const lane_mask_t hits = warp_ballot(hit);
   if (hits == 0) return;
   const int leader = lowest_lane(hits);
@@ -184,52 +184,25 @@ __device__ __forceinline__ void histogram_add(DigitBins& h, bool hit, uint32_t b
   if (warp_ballot(hit && bin != lead_bin) == 0) {
     const mass_t sum = kWithMass ? warp_sum(hit ? m : mass_t(0)) : mass_t(0);
     if (lane_id() == leader) {
-      atomicAdd(&h.count[lead_bin], static_cast<uint32_t>(popcount(hits)));
-      if (kWithMass && sum != 0) shared_add_u64(&h.mass[lead_bin], sum);
+      atomicAdd(&sh.hist_count[lead_bin], static_cast<uint32_t>(popcount(hits)));
+      if (kWithMass && sum != 0) shared_add_u64(&sh.hist_mass[lead_bin], sum);
     }
     return;
   }
   if (hit) {
-    atomicAdd(&h.count[bin], 1u);
-    if (kWithMass && m != 0) shared_add_u64(&h.mass[bin], m);
+    atomicAdd(&sh.hist_count[bin], 1u);
+    if (kWithMass && m != 0) shared_add_u64(&sh.hist_mass[bin], m);
   }
 }
 
-// The histograms of one search, three in rotation so that a step costs one
-// barrier: step i fills bins[i % 3] and clears bins[(i + 1) % 3] for the
-// next step, then every warp reads bins[i % 3] after the barrier (and
-// chooses the digit itself). The bins step i clears were last read at step
-// i - 2, before the barrier of step i - 1. A search starts with a barrier
-// (earlier users of the bins are done) and clears its first bins.
 template <class Sh>
-struct DigitSteps {
-  Sh& sh;
-  bool with_mass;
-  int cur = 0;
-
-  __device__ DigitSteps(Sh& s, bool mass) : sh(s), with_mass(mass) {
-    __syncthreads();
-    clear(sh.bins[0]);
-    __syncthreads();
+__device__ void clear_histogram(Sh& sh, bool with_mass) {
+  for (int i = threadIdx.x; i < kDigitBins; i += blockDim.x) {
+    sh.hist_count[i] = 0;
+    if (with_mass) sh.hist_mass[i] = 0;
   }
-  __device__ void clear(DigitBins& h) const {
-    for (int i = threadIdx.x; i < kDigitBins; i += blockDim.x) {
-      h.count[i] = 0;
-      if (with_mass) h.mass[i] = 0;
-    }
-  }
-  // The bins this step fills.
-  __device__ DigitBins& bins() { return sh.bins[cur]; }
-  // After every thread's adds: the completed histogram of this step.
-  __device__ const DigitBins& complete() {
-    const int next = cur == 2 ? 0 : cur + 1;
-    clear(sh.bins[next]);
-    __syncthreads();
-    const DigitBins& done = sh.bins[cur];
-    cur = next;
-    return done;
-  }
-};
+  __syncthreads();
+}
 
 // Among entries at or above floor whose projected value proj() matches
 // the search so far, finds the value of the r-th largest proj. Returns
@@ -242,16 +215,18 @@ __device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Pro
   const uint32_t digit_mask = (1u << bits) - 1;
   const int settled = settled_bits(range, bits);
   uint32_t prefix = settled ? range.hi & (~0u << (kKeyBits - settled)) : 0u, above = 0;
-  DigitSteps<Sh> steps(sh, false);
   for (int shift = kKeyBits - settled - bits; shift >= 0; shift -= bits) {
-    DigitBins& h = steps.bins();
+    clear_histogram(sh, false);
     const uint32_t hi = shift + bits >= kKeyBits ? 0u : (~0u << (shift + bits));
     src.each([&](uint32_t key, uint32_t idx, float, bool live) {
       const uint32_t v = proj(key, idx);
       const bool hit = live && member(key, idx) && (v & hi) == prefix;
-      histogram_add<false>(h, hit, (v >> shift) & digit_mask, 0);
+      histogram_add<false>(sh, hit, (v >> shift) & digit_mask, 0);
     });
-    const DigitChoice c = choose_digit<false>(steps.complete(), r, [](mass_t) { return 0.0; });
+    __syncthreads();
+    choose_digit<false>(sh.hist_count, sh.hist_mass, r, 0.0, &sh.choice);
+    __syncthreads();
+    const DigitChoice c = sh.choice;
     prefix |= c.digit << shift;
     r -= c.count_above;
     above += c.count_above;
@@ -311,6 +286,19 @@ __device__ mass_t mass_total(const Src& src, Sh& sh, Pivot floor, MassScale scal
   return block_sum<kThreads>(m, sh.scratch_u64);
 }
 
+// The total mass of a histogram, for every thread of the block.
+template <class Sh>
+__device__ mass_t histogram_mass(Sh& sh) {
+  if (warp_id() == 0) {
+    mass_t m = 0;
+    for (int i = lane_id(); i < kDigitBins; i += kWarpSize) m += sh.hist_mass[i];
+    m = warp_sum(m);
+    if (lane_id() == 0) sh.scratch_u64[0] = m;
+  }
+  __syncthreads();
+  return sh.scratch_u64[0];
+}
+
 // A top-p search in progress: the key bits settled so far and what ranks
 // above them.
 struct MassSearch {
@@ -333,23 +321,23 @@ __device__ Cut finish_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, Ma
                            MassSearch s) {
   const int bits = sh.digit_bits;
   const uint32_t digit_mask = (1u << bits) - 1;
-  DigitSteps<Sh> steps(sh, true);
   for (; s.shift >= 0; s.shift -= bits) {
-    DigitBins& h = steps.bins();
+    clear_histogram(sh, true);
     const int shift = s.shift;
     const uint32_t prefix = s.prefix;
     const uint32_t hi = shift + bits >= kKeyBits ? 0u : (~0u << (shift + bits));
     src.each([&](uint32_t key, uint32_t idx, float x, bool live) {
       const bool hit = live && at_or_above(key, idx, floor) && (key & hi) == prefix;
-      histogram_add<true>(h, hit, (key >> shift) & digit_mask, hit ? scale.of(x) : mass_t(0));
+      histogram_add<true>(sh, hit, (key >> shift) & digit_mask, hit ? scale.of(x) : mass_t(0));
     });
-    const DigitChoice c = choose_digit<true>(steps.complete(), 0, [&](mass_t total) {
-      if (!s.counted) {  // every entry shares the settled prefix: this is the total
-        s.goal = goal_of(double(total));
-        s.counted = true;
-      }
-      return s.goal - double(s.mass_above);
-    });
+    __syncthreads();
+    if (!s.counted) {  // every entry shares the settled prefix: this is the total
+      s.goal = goal_of(double(histogram_mass(sh)));
+      s.counted = true;
+    }
+    choose_digit<true>(sh.hist_count, sh.hist_mass, 0, s.goal - double(s.mass_above), &sh.choice);
+    __syncthreads();
+    const DigitChoice c = sh.choice;
     s.prefix |= c.digit << shift;
     s.above += c.count_above;
     s.mass_above += c.mass_above;

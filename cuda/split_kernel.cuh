@@ -52,8 +52,7 @@ template <class Policy, class E>
 __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM)
     gather_slices_kernel(TruncateParams prm) {
   using bits_t = typename E::bits_t;
-  extern __shared__ __align__(16) unsigned char shared_bytes[];
-  auto& sh = *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes);
+  auto& sh = row_shared<Policy>();
   auto* regions = static_cast<SliceRegionOf<Policy>*>(prm.split_ws);
   const int S = prm.split_slices;
   const uint32_t n = static_cast<uint32_t>(prm.vocab);
@@ -94,7 +93,7 @@ __device__ uint32_t load_row_regions(const SliceRegionOf<Policy>* regs, int S, S
   constexpr uint32_t kCap = Policy::kCandidateCapacity;
   constexpr int kBatch = 4;  // slots a thread fetches before storing any
   static_assert(Policy::kMaxSlices <= kWarpSize, "one lane per part");
-  uint32_t* starts = sh.bins[0].count;  // where each part's candidates start (free between searches)
+  uint32_t* starts = sh.hist_count;  // where each part's candidates start
   if (warp_id() == 0) {
     const bool mine = lane_id() < S;
     const SliceHeader h = mine ? regs[lane_id()].head : SliceHeader{0, 0, 0, 0, 0, ~0u, 0};
@@ -151,8 +150,7 @@ template <class Policy, class E>
 __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM)
     finish_slices_kernel(TruncateParams prm) {
   using bits_t = typename E::bits_t;
-  extern __shared__ __align__(16) unsigned char shared_bytes[];
-  auto& sh = *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes);
+  auto& sh = row_shared<Policy>();
   const auto* regions = static_cast<const SliceRegionOf<Policy>*>(prm.split_ws);
   const int S = prm.split_slices;
   const uint32_t n = static_cast<uint32_t>(prm.vocab);

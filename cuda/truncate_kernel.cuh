@@ -59,47 +59,50 @@ template <class Policy, class E, class Sh>
 __device__ uint32_t sigma_threshold(const RowSample<Policy, E>& smp, uint32_t n, uint32_t target, Sh& sh) {
   constexpr uint32_t kAll = kKeyNegInf + 1;
   if (n <= static_cast<uint32_t>(Policy::kGatherWholeRowBelow)) return kAll;
-  // Each warp sums whole groups of kWarpSize consecutive samples (a fixed
-  // butterfly), then every warp sums the group partials the same way: the
-  // statistics do not depend on the block size, and no thread walks the
-  // sample alone. The candidate buffer is free until the gather, whose
-  // first barrier orders these reads before its writes.
-  constexpr int kGroups = Policy::kSampleSize / kWarpSize;
-  static_assert(Policy::kSampleSize % kWarpSize == 0 && kGroups <= kWarpSize, "one lane per group");
-  static_assert(Policy::kBlockThreads % kWarpSize == 0, "warps hold whole groups");
-  struct Partial {
-    double s1, s2;
-    float lo, hi;
-    uint32_t cnt, pad;
-  };
-  static_assert(sizeof(Partial) * kGroups <= sizeof(sh.cand_bits), "the partials fit the candidate buffer");
-  Partial* part = reinterpret_cast<Partial*>(sh.cand_bits);
+  // Every thread holds part of the sample; warp 0 reduces it in a fixed
+  // order, so the statistics do not depend on the block size. The
+  // candidate buffer is free until the gather.
+  static_assert(Policy::kSampleSize <= Sh::kCapacity, "the sample fits the candidate buffer");
+  static_assert(Policy::kSampleSize % kWarpSize == 0, "lanes split the sample evenly");
+  float* sample = reinterpret_cast<float*>(sh.cand_bits);
 #pragma unroll
   for (int t = 0; t < RowSample<Policy, E>::kPerThread; ++t) {
     const int j = threadIdx.x + t * Policy::kBlockThreads;
-    if (j - lane_id() >= Policy::kSampleSize) break;  // uniform over the warp
-    const float x = E::to_float(smp.v[t]);
-    const bool fin = isfinite(x);
-    const double s1 = warp_sum(fin ? double(x) : 0.0);
-    const double s2 = warp_sum(fin ? double(x) * x : 0.0);
-    float lo = fin ? x : INFINITY, hi = fin ? x : -INFINITY;
+    if (j < Policy::kSampleSize) sample[j] = E::to_float(smp.v[t]);
+  }
+  __syncthreads();
+  if (warp_id() == 0) {
+    double s1 = 0, s2 = 0, cnt = 0;
+    float lo = INFINITY, hi = -INFINITY;
+    for (int j = lane_id(); j < Policy::kSampleSize; j += kWarpSize) {
+      const float x = sample[j];
+      if (isfinite(x)) {
+        s1 += x;
+        s2 += double(x) * x;
+        cnt += 1;
+        lo = fminf(lo, x);
+        hi = fmaxf(hi, x);
+      }
+    }
+    s1 = warp_sum(s1);
+    s2 = warp_sum(s2);
+    cnt = warp_sum(cnt);
     for (int off = kWarpSize / 2; off > 0; off /= 2) {
       lo = fminf(lo, warp_shfl_xor(lo, off));
       hi = fmaxf(hi, warp_shfl_xor(hi, off));
     }
-    const uint32_t cnt = static_cast<uint32_t>(popcount(warp_ballot(fin)));
-    if (lane_id() == 0) part[j / kWarpSize] = Partial{s1, s2, lo, hi, cnt, 0};
+    if (lane_id() == 0) {
+      sh.scratch_f64[0] = s1;
+      sh.scratch_f64[1] = s2;
+      sh.scratch_f64[2] = cnt;
+      sh.scratch_f64[3] = lo;
+      sh.scratch_f64[4] = hi;
+    }
   }
   __syncthreads();
-  const bool mine = lane_id() < kGroups;
-  const Partial g = mine ? part[lane_id()] : Partial{0.0, 0.0, INFINITY, -INFINITY, 0, 0};
-  const double s1 = warp_sum(g.s1), s2 = warp_sum(g.s2);
-  const double cnt = double(warp_sum(g.cnt));
-  float lo = g.lo, hi = g.hi;
-  for (int off = kWarpSize / 2; off > 0; off /= 2) {
-    lo = fminf(lo, warp_shfl_xor(lo, off));
-    hi = fmaxf(hi, warp_shfl_xor(hi, off));
-  }
+  const double s1 = sh.scratch_f64[0], s2 = sh.scratch_f64[1], cnt = sh.scratch_f64[2];
+  const float lo = static_cast<float>(sh.scratch_f64[3]), hi = static_cast<float>(sh.scratch_f64[4]);
+  __syncthreads();  // scratch is reused
   if (cnt == 0) return kAll;
   const double mean = s1 / cnt;
   const double sd = sqrt(fmax(0.0, s2 / cnt - mean * mean));
@@ -502,15 +505,21 @@ __device__ __forceinline__ RowCounters row_counters(const TruncateParams& prm, i
 template <class Policy>
 using TruncateShared = RowShared<Policy::kCandidateCapacity, Policy::kRankedSurvivors>;
 
+// The row's shared memory, after the stream ring (row_access.cuh), in the
+// dynamic shared memory the launcher sizes: a static __shared__ object in
+// a template kernel is allocated once per instantiation by some AMDGPU
+// compilers, overflowing the LDS.
+template <class Policy>
+__device__ __forceinline__ TruncateShared<Policy>& row_shared() {
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  return *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes + StreamRing<Policy::kBlockThreads>::kDeviceBytes);
+}
+
 template <class Policy, class E>
 __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM)
     truncate_rows_kernel(TruncateParams prm) {
   using bits_t = typename E::bits_t;
-  // Dynamic shared memory (sized by the launcher): a static __shared__
-  // object in a template kernel is allocated once per instantiation by
-  // some AMDGPU compilers, overflowing the LDS.
-  extern __shared__ __align__(16) unsigned char shared_bytes[];
-  auto& sh = *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes);
+  auto& sh = row_shared<Policy>();
   const uint32_t n = static_cast<uint32_t>(prm.vocab);
   if (threadIdx.x == 0) sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
   __syncthreads();
