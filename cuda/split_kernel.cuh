@@ -52,7 +52,8 @@ template <class Policy, class E>
 __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM)
     gather_slices_kernel(TruncateParams prm) {
   using bits_t = typename E::bits_t;
-  auto& sh = row_shared<Policy>();
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  auto& sh = *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes);
   auto* regions = static_cast<SliceRegionOf<Policy>*>(prm.split_ws);
   const int S = prm.split_slices;
   const uint32_t n = static_cast<uint32_t>(prm.vocab);
@@ -150,7 +151,8 @@ template <class Policy, class E>
 __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM)
     finish_slices_kernel(TruncateParams prm) {
   using bits_t = typename E::bits_t;
-  auto& sh = row_shared<Policy>();
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  auto& sh = *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes);
   const auto* regions = static_cast<const SliceRegionOf<Policy>*>(prm.split_ws);
   const int S = prm.split_slices;
   const uint32_t n = static_cast<uint32_t>(prm.vocab);

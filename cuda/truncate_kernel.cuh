@@ -505,21 +505,15 @@ __device__ __forceinline__ RowCounters row_counters(const TruncateParams& prm, i
 template <class Policy>
 using TruncateShared = RowShared<Policy::kCandidateCapacity, Policy::kRankedSurvivors>;
 
-// The row's shared memory, after the stream ring (row_access.cuh), in the
-// dynamic shared memory the launcher sizes: a static __shared__ object in
-// a template kernel is allocated once per instantiation by some AMDGPU
-// compilers, overflowing the LDS.
-template <class Policy>
-__device__ __forceinline__ TruncateShared<Policy>& row_shared() {
-  extern __shared__ __align__(16) unsigned char shared_bytes[];
-  return *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes + StreamRing<Policy::kBlockThreads>::kDeviceBytes);
-}
-
 template <class Policy, class E>
 __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM)
     truncate_rows_kernel(TruncateParams prm) {
   using bits_t = typename E::bits_t;
-  auto& sh = row_shared<Policy>();
+  // Dynamic shared memory (sized by the launcher): a static __shared__
+  // object in a template kernel is allocated once per instantiation by
+  // some AMDGPU compilers, overflowing the LDS.
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  auto& sh = *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes);
   const uint32_t n = static_cast<uint32_t>(prm.vocab);
   if (threadIdx.x == 0) sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
   __syncthreads();
