@@ -94,10 +94,10 @@ qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32
   prm.ablation = knobs.ablation;
   prm.row_stats = knobs.row_stats;
   const qrita::LaunchLimits& lim = ctx->limits[r->dtype];
-  const int parts = qrita::split_slices(lim, r->batch, r->vocab);
-  if (!out_ids && qrita::split_wanted(lim, r->batch, parts)) {
+  const int parts = out_ids ? 1 : qrita::split_slices(lim, r->batch, r->vocab);
+  if (parts > 1) {
     prm.split_ws = stream_workspace(ctx, stream);
-    prm.split_slices = parts;
+    prm.split_slices = prm.split_ws ? parts : 1;
   }
 
   StagingSlot* slot = nullptr;

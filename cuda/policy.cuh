@@ -49,13 +49,6 @@ struct TruncatePolicyCUDA : TruncateAlgorithmPolicy {
   static constexpr int kFewRowsBlocksPerSM = 1;
   static constexpr int kManyRowsThreads = 512;
   static constexpr int kManyRowsBlocksPerSM = 2;
-  // The gather kernel of the two-kernel path (cuda/split_kernel.cuh) runs
-  // only the sample and the gather: four blocks per SM (a 32-register cap)
-  // keep as many loads in flight as the pure-read floor does, where the
-  // one-kernel shape's two blocks read ~6 bytes per cycle each (PERFLOG
-  // runs 24-26).
-  static constexpr int kGatherThreads = 512;
-  static constexpr int kGatherBlocksPerSM = 4;
   // 16-byte vectors each thread keeps in flight per loop trip. Eight
   // (run 18) made the gather ~8 % shorter but spilled the decision's
   // registers under the 64-register cap: slower overall.

@@ -23,7 +23,7 @@ struct TruncateParams : RowBatch {
   int64_t max_ids;
   unsigned ablation;    // qrita_ablation bits (benchmarks); 0 for users
   int32_t* row_stats;   // device [batch][kRowStatsInts] (qrita_row_stats), or null
-  void* split_ws;       // device workspace of the two-kernel path (split_kernel.cuh), or null: one kernel
+  void* split_ws;       // device workspace of the split kernels (split_slices > 1)
   int split_slices;     // parts per row; 1: one block per row
 };
 

@@ -12,8 +12,6 @@ struct TruncatePolicyGFX950 : TruncateAlgorithmPolicy {
   static constexpr int kFewRowsBlocksPerSM = 1;
   static constexpr int kManyRowsThreads = 512;
   static constexpr int kManyRowsBlocksPerSM = 2;
-  static constexpr int kGatherThreads = 512;
-  static constexpr int kGatherBlocksPerSM = 4;
   static constexpr int kLoadsInFlight = 4;
 };
 
