@@ -95,6 +95,12 @@ struct GlobalSource {
   __device__ void gather(Pred pred, Sh& sh) const {
     if (threadIdx.x == 0) sh.cand_count = 0;
     __syncthreads();
+    append(pred, sh);
+  }
+
+  // Adds those entries to the shared candidates already there.
+  template <class Pred, class Sh>
+  __device__ void append(Pred pred, Sh& sh) const {
     for_each_chunk<E, kThreads, kUnroll>(row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
 #pragma unroll
       for (int t = 0; t < decltype(count)::value; ++t)
@@ -299,6 +305,19 @@ __device__ mass_t histogram_mass(Sh& sh) {
   return sh.scratch_u64[0];
 }
 
+// The fewest j of `ties` equal entries, of mass e each, that bring
+// mass_above to goal (all of them when they carry no mass).
+__device__ __forceinline__ uint32_t ties_to_reach(mass_t mass_above, mass_t e, uint32_t ties, double goal) {
+  uint32_t j = ties;
+  if (e != 0) {
+    const double want = ceil((goal - double(mass_above)) / double(e));
+    j = want < 1.0 ? 1u : (want > double(ties) ? ties : static_cast<uint32_t>(want));
+    while (j > 1 && double(mass_above + mass_t(j - 1) * e) >= goal) --j;
+    while (j < ties && double(mass_above + mass_t(j) * e) < goal) ++j;
+  }
+  return j;
+}
+
 // A top-p search in progress: the key bits settled so far and what ranks
 // above them.
 struct MassSearch {
@@ -353,16 +372,10 @@ __device__ Cut finish_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, Ma
       }
     }
   }
-  // Equal keys carry equal mass e: keep the fewest j of them that reach goal.
+  // Equal keys carry equal mass e: keep the fewest of them that reach goal.
   const mass_t e = scale.of(float_of_key(s.prefix));
   const uint32_t ties = s.ties;
-  uint32_t j = ties;
-  if (e != 0) {
-    const double want = ceil((s.goal - double(s.mass_above)) / double(e));
-    j = want < 1.0 ? 1u : (want > double(ties) ? ties : static_cast<uint32_t>(want));
-    while (j > 1 && double(s.mass_above + mass_t(j - 1) * e) >= s.goal) --j;
-    while (j < ties && double(s.mass_above + mass_t(j) * e) < s.goal) ++j;
-  }
+  const uint32_t j = ties_to_reach(s.mass_above, e, ties, s.goal);
   const Pivot p = rank_ties(src, sh, floor, s.prefix, j, ties, keep_ties);
   return Cut{p, keep_ties || j >= ties ? s.above + ties : s.above + j};
 }

@@ -263,18 +263,38 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
       plan = RowPlan{select_rank(shared, sh, kPivotAll, k, keep_ties, cand_keys), true};
     } else {
       if (!may_read_row) return undecided;
+      bool one_key = false;  // every keepable non-candidate holds the key just below the threshold
       if (complete) {
         // Fewer than k candidates: they are all kept, and the rest of the
         // top k lie below the threshold, within [min key, threshold).
-        const Cut below = select_rank(global, sh, kPivotAll, k - cands, keep_ties, KeyRange{sh.min_key, key_thr - 1},
-                                      key_thr);
-        plan = RowPlan{Cut{below.pivot, below.kept + cands}, false};
+        const KeyRange below{sh.min_key, key_thr - 1};
+        const uint32_t need = k - cands;
+        one_key = below.lo == below.hi;
+        Cut rest;
+        if (one_key) {
+          // A constant rest (one-hot rows): only the ties' order by index
+          // is left, read from the row's start as far as the need-th.
+          const uint32_t ties = keepable_n - cands;
+          rest = Cut{rank_ties(global, sh, kPivotAll, below.lo, need, ties, keep_ties),
+                     keep_ties || need >= ties ? ties : need};
+        } else {
+          rest = select_rank(global, sh, kPivotAll, need, keep_ties, below, key_thr);
+        }
+        plan = RowPlan{Cut{rest.pivot, rest.kept + cands}, false};
       } else {
         plan = RowPlan{select_rank(global, sh, kPivotAll, k, keep_ties), false};
       }
       plan.read_row = true;
       if (plan.cut.kept <= static_cast<uint32_t>(Sh::kCapacity)) {
-        gather_kept<Policy, E>(row, n, plan.cut.pivot, sh);
+        const Pivot pv = plan.cut.pivot;
+        if (one_key && pv.idx != kAnyIndex) {
+          // The kept ties lie at indices up to the pivot's: only that
+          // prefix is read, and the candidates stay.
+          const Global prefix{row, pv.idx + 1};
+          prefix.append([pv](uint32_t key, uint32_t idx) { return key == pv.key && idx <= pv.idx; }, sh);
+        } else {
+          gather_kept<Policy, E>(row, n, pv, sh);
+        }
         plan.in_shared = true;
         shared.n = min(sh.cand_count, static_cast<uint32_t>(Sh::kCapacity));
         cand_keys = KeyRange{plan.cut.pivot.key, sh.max_key};
@@ -327,6 +347,25 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
   };
   if (!want_k && top_in_shared && settle_from_candidates(key_thr, &plan)) return plan;
   if (!may_read_row) return undecided;
+  // A constant rest (one-hot rows): every keepable non-candidate holds the
+  // key just below the threshold, so the row's mass is the candidates' plus
+  // that key's times their count, exactly what a search over the row would
+  // total; the nucleus ends among the candidates or takes the fewest ties
+  // that reach p, lowest index first, read from the row's start.
+  if (!want_k && complete && sh.min_key == key_thr - 1) {
+    const Shared cands_now{&sh, cands};
+    const mass_t zc = mass_total<kThreads>(cands_now, sh, kPivotAll, scale);
+    const uint32_t tie_key = sh.min_key, ties = keepable_n - cands;
+    const mass_t e = scale.of(float_of_key(tie_key));
+    const double goal = double(p) * double(zc + mass_t(ties) * e);
+    if (cands > 0 && double(zc) >= goal)
+      return RowPlan{select_mass(cands_now, sh, kPivotAll, [goal](double) { return goal; }, scale, keep_ties,
+                                 KeyRange{key_thr, sh.max_key}),
+                     true};
+    const uint32_t j = ties_to_reach(zc, e, ties, goal);
+    const Pivot pv = rank_ties(global, sh, kPivotAll, tie_key, j, ties, keep_ties);
+    return RowPlan{Cut{pv, cands + (keep_ties || j >= ties ? ties : j)}, false, false, true};
+  }
   // The nucleus reaches a little below the threshold: one deeper gather,
   // sized from what the first one found, can settle it for one more read
   // of the row instead of the multi-pass search. Not when the candidates
