@@ -43,6 +43,18 @@ __device__ __forceinline__ void shared_add_u64(unsigned long long* addr, unsigne
 #endif
 }
 
+// 2^x by the hardware's exp2 unit: one instruction (CUDA's ex2.approx,
+// flushing denormal results to 0), deterministic for a given x.
+__device__ __forceinline__ float fast_exp2(float x) {
+#if QRITA_HIP
+  return exp2f(x);
+#else
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+#endif
+}
+
 // The SM's cycle counter (benchmark counters only).
 __device__ __forceinline__ long long device_clock() { return clock64(); }
 
