@@ -55,6 +55,25 @@ __device__ __forceinline__ float fast_exp2(float x) {
 #endif
 }
 
+// Copies 4 bytes from device to shared memory without holding a register:
+// cp.async on sm_80 and later (the copy lands while the thread goes on),
+// a plain copy elsewhere. async_copy_wait_all waits for this thread's
+// copies; a barrier then makes them visible to the block.
+__device__ __forceinline__ void async_copy_4(void* smem, const void* gmem) {
+#if !QRITA_HIP && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(s), "l"(gmem) : "memory");
+#else
+  *static_cast<uint32_t*>(smem) = *static_cast<const uint32_t*>(gmem);
+#endif
+}
+
+__device__ __forceinline__ void async_copy_wait_all() {
+#if !QRITA_HIP && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+}
+
 // The SM's cycle counter (benchmark counters only).
 __device__ __forceinline__ long long device_clock() { return clock64(); }
 

@@ -6,6 +6,10 @@
 
 #include "compat.cuh"
 
+#ifndef QRITA_REST_MASS_SPLIT
+#define QRITA_REST_MASS_SPLIT 0
+#endif
+
 namespace qrita {
 
 // key_of(x): unsigned order equals float order; +0 and -0 share a key;
@@ -62,17 +66,29 @@ struct MassScale {
 };
 
 // The mass of an entry below the threshold value thr relative to thr's
-// own, in units of 1 / kRestMassOne. The top-p gather sums it over every
-// non-candidate of the row, so it is cheap: the hardware exp2 and a 32-bit
-// conversion (expf and a 64-bit conversion took 40 % of the pass). Masses
-// under 2^-32 of thr's vanish: at most 2^-14 of one candidate's mass over
-// a row of 2^18 entries, far inside the top-p tolerance. Integers, so the
-// sum does not depend on the order.
-constexpr float kRestMassOne = 2147483648.0f;  // 2^31: e <= 1 fits 32 bits
+// own, in the fixed-point unit of MassScale (2^-39: an entry of relative
+// mass 2^-40 or less vanishes, at most 2^-22 of the threshold's mass over
+// a row of 2^18 entries). The top-p gather sums it over every
+// non-candidate of the row, so it takes the hardware exp2 (one
+// instruction; expf costs eight more). Integers, so the sum does not
+// depend on the order.
 constexpr float kLog2E = 1.4426950408889634f;
-__device__ __forceinline__ uint32_t rest_mass_below(float x, float thr) {
+__device__ __forceinline__ mass_t rest_mass_below(float x, float thr) {
   const float e = fast_exp2((x - thr) * kLog2E);  // in [0, 1] for x < thr
-  return __float2uint_rn(e * kRestMassOne);
+#if QRITA_REST_MASS_SPLIT
+  // Experiment: no float-to-integer conversion (the conversion unit is the
+  // exp2's): e * 2^16 rounded by a float add (spacing 1 in [2^23, 2^24)),
+  // and the exact remainder rounded to 2^-23 the same way.
+  const float s = e * 65536.0f;
+  const float hi_f = s + 8388608.0f;
+  const float r = s - (hi_f - 8388608.0f);
+  const float lo_f = fmaf(r, 8388608.0f, 12582912.0f);
+  const uint32_t hi = __float_as_uint(hi_f) - 0x4b000000u;
+  const int32_t lo = static_cast<int32_t>(__float_as_uint(lo_f) - 0x4b400000u);
+  return (mass_t(hi) << 23) + static_cast<mass_t>(static_cast<long long>(lo));
+#else
+  return __float2ull_rn(e * kMassOne);
+#endif
 }
 
 // Bits of a key, and the index above every real one (a pivot with it keeps

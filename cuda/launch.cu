@@ -10,10 +10,14 @@ using ManyRows = BlockShape<TruncatePolicy, TruncatePolicy::kManyRowsThreads, Tr
 // The split kernels run many narrow blocks: a part of a row is short.
 using SplitRows = ManyRows;
 
+// Dynamic shared memory above 48 KB would need an opt-in per kernel.
+static_assert(sizeof(PersistentShared<FewRows>) <= 48 * 1024 && sizeof(PersistentShared<ManyRows>) <= 48 * 1024,
+              "the persistent kernel's shared memory fits the default limit");
+
 template <class Shape, class E>
 cudaError_t launch_shape(const TruncateParams& prm, int64_t grid, cudaStream_t stream) {
   truncate_rows_kernel<Shape, E>
-      <<<static_cast<unsigned>(grid), Shape::kBlockThreads, sizeof(TruncateShared<Shape>), stream>>>(prm);
+      <<<static_cast<unsigned>(grid), Shape::kBlockThreads, sizeof(PersistentShared<Shape>), stream>>>(prm);
   return cudaGetLastError();
 }
 
@@ -40,10 +44,10 @@ template <class E>
 cudaError_t occupancy_typed(int multiprocessors, LaunchLimits* lim) {
   int few = 0, many = 0;
   cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &few, truncate_rows_kernel<FewRows, E>, FewRows::kBlockThreads, sizeof(TruncateShared<FewRows>));
+      &few, truncate_rows_kernel<FewRows, E>, FewRows::kBlockThreads, sizeof(PersistentShared<FewRows>));
   if (e != cudaSuccess) return e;
   e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&many, truncate_rows_kernel<ManyRows, E>,
-                                                    ManyRows::kBlockThreads, sizeof(TruncateShared<ManyRows>));
+                                                    ManyRows::kBlockThreads, sizeof(PersistentShared<ManyRows>));
   if (e != cudaSuccess) return e;
   int gather = 0, finish = 0;
   constexpr size_t kSplitShared = sizeof(TruncateShared<SplitRows>);

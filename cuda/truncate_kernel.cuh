@@ -51,24 +51,63 @@ struct RowSample {
       if (j < Policy::kSampleSize) v[t] = row[static_cast<uint32_t>(uint64_t(j) * n / Policy::kSampleSize)];
     }
   }
+  // For sigma_threshold.
+  __device__ float operator()(int, int t) const { return E::to_float(v[t]); }
+};
+
+// The persistent kernel's copy of the next row's sample: 4-byte words
+// copied into shared memory while the block works on a row (a register
+// copy spills under the 64-register cap, and the spill store waits for
+// the load: ~9k cycles at every row start, run 24). A 2-byte element comes
+// with its neighbour in the aligned word that holds it (inside the row's
+// allocation: the row's elements are 2-byte aligned).
+template <class Policy, class E>
+struct SampleWords {
+  using bits_t = typename E::bits_t;
+  uint32_t* words;  // Policy::kSampleSize of them, in shared memory
+
+  __device__ static const bits_t* at(const bits_t* row, uint32_t n, int j) {
+    return row + static_cast<uint32_t>(uint64_t(j) * n / Policy::kSampleSize);
+  }
+  // Starts the copies of row's sample (none for a row gathered whole).
+  __device__ void start(const bits_t* row, uint32_t n) const {
+    if (n <= static_cast<uint32_t>(Policy::kGatherWholeRowBelow)) return;
+    for (int j = threadIdx.x; j < Policy::kSampleSize; j += Policy::kBlockThreads) {
+      const uintptr_t a = reinterpret_cast<uintptr_t>(at(row, n, j));
+      async_copy_4(&words[j], reinterpret_cast<const void*>(a & ~uintptr_t(3)));
+    }
+  }
+  // Sample value j of row (after the copies landed).
+  __device__ float value(const bits_t* row, uint32_t n, int j) const {
+    const uint32_t w = words[j];
+    if constexpr (sizeof(bits_t) == 4) {
+      return E::to_float(w);
+    } else {
+      const unsigned shift = (reinterpret_cast<uintptr_t>(at(row, n, j)) & 2u) * 8u;
+      return E::to_float(static_cast<bits_t>(w >> shift));
+    }
+  }
 };
 
 // The key above which about `target` of the row's n entries lie, if the
 // bulk of the row is Gaussian; every keepable key when the row is short.
-template <class Policy, class E, class Sh>
-__device__ uint32_t sigma_threshold(const RowSample<Policy, E>& smp, uint32_t n, uint32_t target, Sh& sh) {
+// sample_value(j, t) gives sample entry j (j < kSampleSize) to the thread
+// that stages it as its t-th (j = thread + t x block size).
+template <class Policy, class E, class Sh, class Value>
+__device__ uint32_t sigma_threshold(Value sample_value, uint32_t n, uint32_t target, Sh& sh) {
   constexpr uint32_t kAll = kKeyNegInf + 1;
   if (n <= static_cast<uint32_t>(Policy::kGatherWholeRowBelow)) return kAll;
-  // Every thread holds part of the sample; warp 0 reduces it in a fixed
+  // Every thread stages part of the sample; warp 0 reduces it in a fixed
   // order, so the statistics do not depend on the block size. The
   // candidate buffer is free until the gather.
   static_assert(Policy::kSampleSize <= Sh::kCapacity, "the sample fits the candidate buffer");
   static_assert(Policy::kSampleSize % kWarpSize == 0, "lanes split the sample evenly");
   float* sample = reinterpret_cast<float*>(sh.cand_bits);
+  constexpr int kPerThread = (Policy::kSampleSize + Policy::kBlockThreads - 1) / Policy::kBlockThreads;
 #pragma unroll
-  for (int t = 0; t < RowSample<Policy, E>::kPerThread; ++t) {
+  for (int t = 0; t < kPerThread; ++t) {
     const int j = threadIdx.x + t * Policy::kBlockThreads;
-    if (j < Policy::kSampleSize) sample[j] = E::to_float(smp.v[t]);
+    if (j < Policy::kSampleSize) sample[j] = sample_value(j, t);
   }
   __syncthreads();
   if (warp_id() == 0) {
@@ -238,11 +277,10 @@ struct RowAsk {
 // Step 1: the sigma threshold of a row (the same for every part of it).
 // No key reaches ~0u (+Inf's is lower), so the no-truncation ablation
 // gathers nothing and still counts the keepable entries and the maximum.
-template <class Policy, class E, class Sh>
-__device__ uint32_t row_threshold(const RowSample<Policy, E>& smp, uint32_t n, const RowAsk& ask, unsigned ablation,
-                                  Sh& sh) {
+template <class Policy, class E, class Sh, class Value>
+__device__ uint32_t row_threshold(Value sample_value, uint32_t n, const RowAsk& ask, unsigned ablation, Sh& sh) {
   if (ablation & kAblateNoTruncation) return ~0u;
-  return sigma_threshold<Policy, E>(smp, n, candidate_target<Policy>(ask.want_k, ask.k), sh);
+  return sigma_threshold<Policy, E>(sample_value, n, candidate_target<Policy>(ask.want_k, ask.k), sh);
 }
 
 // Step 3: decides the kept set of a row from what the gather left in sh
@@ -349,9 +387,7 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
     const Shared cands_now{&sh, sh.cand_count};
     const mass_t zc = mass_total<kThreads>(cands_now, sh, kPivotAll, scale);
     const double rest =
-        scale.inf_max ? 0.0
-                      : rint(double(sh.mass_rest) * (double(kMassOne) / kRestMassOne) *
-                             exp(double(float_of_key(thr)) - double(max_value)));
+        scale.inf_max ? 0.0 : rint(double(sh.mass_rest) * exp(double(float_of_key(thr)) - double(max_value)));
     const double goal = double(p) * (double(zc) + rest);
     reached = goal > 0 ? double(zc) / goal : 1.0;
     if (double(zc) < goal) return false;
@@ -559,6 +595,14 @@ __device__ __forceinline__ RowCounters row_counters(const TruncateParams& prm, i
 template <class Policy>
 using TruncateShared = RowShared<Policy::kCandidateCapacity, Policy::kRankedSurvivors>;
 
+// The persistent kernel's shared memory: a row's, and the words of the
+// next row's sample.
+template <class Policy>
+struct PersistentShared {
+  TruncateShared<Policy> row;
+  uint32_t next_sample[Policy::kSampleSize];
+};
+
 template <class Policy, class E>
 __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM)
     truncate_rows_kernel(TruncateParams prm) {
@@ -567,30 +611,36 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
   // object in a template kernel is allocated once per instantiation by
   // some AMDGPU compilers, overflowing the LDS.
   extern __shared__ __align__(16) unsigned char shared_bytes[];
-  auto& sh = *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes);
+  auto& all = *reinterpret_cast<PersistentShared<Policy>*>(shared_bytes);
+  auto& sh = all.row;
   const uint32_t n = static_cast<uint32_t>(prm.vocab);
   if (threadIdx.x == 0) sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
-  __syncthreads();
   auto row_at = [&](int64_t r) { return static_cast<bits_t*>(prm.logits) + r * prm.row_stride; };
-  RowSample<Policy, E> smp;
-  if (blockIdx.x < prm.batch) smp.load(row_at(blockIdx.x), n);
+  const SampleWords<Policy, E> sample{all.next_sample};
+  if (blockIdx.x < prm.batch) sample.start(row_at(blockIdx.x), n);
   for (int64_t r = blockIdx.x; r < prm.batch; r += gridDim.x) {
     bits_t* row = row_at(r);
     const RowAsk ask(prm.k ? prm.k[r] : 0, prm.p ? prm.p[r] : 1.0f, n);
     const bool ids_out = prm.out_ids != nullptr;
     RowCounters counters = row_counters(prm, r);
-    // The sample of this block's next row is read while this row is done.
-    RowSample<Policy, E> next = smp;
-    if (r + gridDim.x < prm.batch) next.load(row_at(r + gridDim.x), n);
+    // This row's sample landed while the last row was done (the first
+    // row's while the block started); the next row's is copied during this
+    // one, once the threshold has read the words.
+    async_copy_wait_all();
+    __syncthreads();
+    const auto start_next = [&] {
+      if (r + gridDim.x < prm.batch) sample.start(row_at(r + gridDim.x), n);
+    };
     if (!ids_out && !ask.any()) {
       // No filter: only NaN entries change.
+      start_next();
       counters.outcome(0, true);
       write_mask<Policy, E>(row, 0, n, RowPlan{Cut{kPivotAll, 0}, false}, sh);
-      smp = next;
       continue;
     }
-    const uint32_t key_thr = row_threshold<Policy, E>(smp, n, ask, prm.ablation, sh);
-    smp = next;
+    const uint32_t key_thr = row_threshold<Policy, E>([&](int j, int) { return sample.value(row, n, j); }, n, ask,
+                                                      prm.ablation, sh);
+    start_next();  // sigma_threshold's last barrier came after every read of the words
     counters.lap(RowCounters::kThreshold);
     gather_candidates<Policy, E>(row, 0, n, key_thr, ask.want_p && !ask.want_k, sh);
     counters.lap(RowCounters::kGather);
