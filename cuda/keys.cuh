@@ -37,16 +37,19 @@ struct F32 {
   using bits_t = uint32_t;
   static constexpr bits_t kNegInf = 0xff800000u;
   __device__ static float to_float(bits_t b) { return __uint_as_float(b); }
+  __device__ static bool is_nan(bits_t b) { return isnan(__uint_as_float(b)); }
 };
 struct F16 {
   using bits_t = uint16_t;
   static constexpr bits_t kNegInf = 0xfc00u;
   __device__ static float to_float(bits_t b) { return half_bits_to_float(b); }
+  __device__ static bool is_nan(bits_t b) { return (b & 0x7fffu) > 0x7c00u; }
 };
 struct BF16 {
   using bits_t = uint16_t;
   static constexpr bits_t kNegInf = 0xff80u;
   __device__ static float to_float(bits_t b) { return __uint_as_float(uint32_t(b) << 16); }
+  __device__ static bool is_nan(bits_t b) { return (b & 0x7fffu) > 0x7f80u; }
 };
 
 // Fixed-point probability mass: exp(x - max) in units of 2^-39. Vocab is

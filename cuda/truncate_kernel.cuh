@@ -457,6 +457,23 @@ __device__ void write_mask(typename E::bits_t* row, uint32_t lo, uint32_t hi, co
     }
     return;
   }
+  if (pv.key == kPivotAll.key && pv.idx == kPivotAll.idx) {
+    // Nothing filtered: only NaN entries change (-Inf stays -Inf), so the
+    // loop tests each entry for NaN alone (the general compare costs
+    // ten instructions an entry: rows without top-k or top-p are common).
+    for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t first, const auto& b, bool live) {
+      constexpr int kCount = decltype(count)::value;
+      bool any_nan = false;
+#pragma unroll
+      for (int t = 0; t < kCount; ++t) any_nan |= E::is_nan(b[t]);
+      if (!live || !any_nan) return;
+      bits_t out[kCount];
+#pragma unroll
+      for (int t = 0; t < kCount; ++t) out[t] = E::is_nan(b[t]) ? E::kNegInf : b[t];
+      store_chunk<E, kCount>(row + lo, first, out);
+    });
+    return;
+  }
   // Read, compare, write what changes.
   for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t first, const auto& b, bool live) {
     constexpr int kCount = decltype(count)::value;
