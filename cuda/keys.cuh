@@ -6,10 +6,6 @@
 
 #include "compat.cuh"
 
-#ifndef QRITA_REST_MASS_SPLIT
-#define QRITA_REST_MASS_SPLIT 0
-#endif
-
 namespace qrita {
 
 // key_of(x): unsigned order equals float order; +0 and -0 share a key;
@@ -54,9 +50,15 @@ struct BF16 {
 
 // Fixed-point probability mass: exp(x - max) in units of 2^-39. Vocab is
 // capped at 2^24 (QRITA_MAX_VOCAB), so any sum fits in 63 bits; each term
-// is off by at most 2^-40, far inside the 1e-6 top-p contract.
+// is off by at most 2^-40 from its exp, which comes from the hardware exp2
+// (one instruction, relative error near 2^-22; expf costs eight more and
+// the whole-row top-p search takes one per entry and pass): together far
+// inside the 1e-6 top-p contract, and deterministic.
 using mass_t = unsigned long long;
 constexpr float kMassOne = 549755813888.0f;  // 2^39
+constexpr float kLog2E = 1.4426950408889634f;
+
+__device__ __forceinline__ mass_t fixed_mass(float e) { return __float2ull_rn(e * kMassOne); }
 
 struct MassScale {
   float max_value;  // the row's largest keepable value
@@ -64,34 +66,19 @@ struct MassScale {
 
   __device__ mass_t of(float x) const {
     if (inf_max) return x == max_value ? mass_t(kMassOne) : 0ull;
-    return static_cast<mass_t>(__float2ull_rn(expf(x - max_value) * kMassOne));
+    return fixed_mass(fast_exp2((x - max_value) * kLog2E));
   }
 };
 
 // The mass of an entry below the threshold value thr relative to thr's
-// own, in the fixed-point unit of MassScale (2^-39: an entry of relative
-// mass 2^-40 or less vanishes, at most 2^-22 of the threshold's mass over
-// a row of 2^18 entries). The top-p gather sums it over every
-// non-candidate of the row, so it takes the hardware exp2 (one
-// instruction; expf costs eight more). Integers, so the sum does not
-// depend on the order.
-constexpr float kLog2E = 1.4426950408889634f;
+// own, in MassScale's unit: an entry of relative mass 2^-40 or less
+// vanishes, at most 2^-22 of the threshold's mass over a row of 2^18
+// entries. The top-p gather sums it over every non-candidate of the row.
+// Integers, so the sum does not depend on the order. (A variant without
+// the float-to-integer conversion, which shares the exp2's unit, was
+// slower: PERFLOG run 31.)
 __device__ __forceinline__ mass_t rest_mass_below(float x, float thr) {
-  const float e = fast_exp2((x - thr) * kLog2E);  // in [0, 1] for x < thr
-#if QRITA_REST_MASS_SPLIT
-  // Experiment: no float-to-integer conversion (the conversion unit is the
-  // exp2's): e * 2^16 rounded by a float add (spacing 1 in [2^23, 2^24)),
-  // and the exact remainder rounded to 2^-23 the same way.
-  const float s = e * 65536.0f;
-  const float hi_f = s + 8388608.0f;
-  const float r = s - (hi_f - 8388608.0f);
-  const float lo_f = fmaf(r, 8388608.0f, 12582912.0f);
-  const uint32_t hi = __float_as_uint(hi_f) - 0x4b000000u;
-  const int32_t lo = static_cast<int32_t>(__float_as_uint(lo_f) - 0x4b400000u);
-  return (mass_t(hi) << 23) + static_cast<mass_t>(static_cast<long long>(lo));
-#else
-  return __float2ull_rn(e * kMassOne);
-#endif
+  return fixed_mass(fast_exp2((x - thr) * kLog2E));  // x < thr: at most 1
 }
 
 // Bits of a key, and the index above every real one (a pivot with it keeps
