@@ -37,16 +37,31 @@ __device__ Cut ranked_top_p(Sh& sh, Pivot floor, float p, MassScale scale, bool 
   }
   __syncthreads();
   const uint32_t n = min(sh.surv_count, static_cast<uint32_t>(kRanked));
-  for (uint32_t t = threadIdx.x; t < n; t += kThreads) {
-    const uint32_t key = sh.surv_key[t], idx = sh.surv_idx[t];
-    uint32_t rank = 0;
-    for (uint32_t j = 0; j < n; ++j) {
-      const uint32_t kj = sh.surv_key[j];
-      rank += kj > key || (kj == key && sh.surv_idx[j] < idx);
+  // A survivor's rank is the number of survivors ahead of it. g lanes of a
+  // warp count it together (n / g loads each, then shuffles), so the block
+  // is not left waiting at the barrier for a few threads walking all n
+  // (one thread per survivor made this the decision's longest wait: ncu,
+  // PERFLOG run 31).
+  uint32_t g = kWarpSize;  // lanes per survivor: a power of two, n x g <= kThreads
+  while (g > 1 && n * g > static_cast<uint32_t>(kThreads)) g /= 2;
+  const uint32_t per_pass = kThreads / g, sub = threadIdx.x % g;
+  for (uint32_t base = 0; base < n; base += per_pass) {  // same trip count on every lane
+    const uint32_t t = base + threadIdx.x / g;
+    uint32_t key = 0, idx = 0, rank = 0;
+    if (t < n) {
+      key = sh.surv_key[t];
+      idx = sh.surv_idx[t];
+      for (uint32_t j = sub; j < n; j += g) {
+        const uint32_t kj = sh.surv_key[j];
+        rank += kj > key || (kj == key && sh.surv_idx[j] < idx);
+      }
     }
-    sh.ranked_key[rank] = key;
-    sh.ranked_idx[rank] = idx;
-    sh.ranked_mass[rank] = scale.of(float_of_key(key));
+    for (uint32_t off = g / 2; off > 0; off /= 2) rank += warp_shfl_xor(rank, static_cast<int>(off));
+    if (t < n && sub == 0) {
+      sh.ranked_key[rank] = key;
+      sh.ranked_idx[rank] = idx;
+      sh.ranked_mass[rank] = scale.of(float_of_key(key));
+    }
   }
   __syncthreads();
   if (warp_id() == 0) {
