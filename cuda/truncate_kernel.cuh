@@ -58,9 +58,10 @@ struct RowSample {
 // The persistent kernel's copy of the next row's sample: 4-byte words
 // copied into shared memory while the block works on a row (a register
 // copy spills under the 64-register cap, and the spill store waits for
-// the load: ~9k cycles at every row start, run 24). A 2-byte element comes
-// with its neighbour in the aligned word that holds it (inside the row's
-// allocation: the row's elements are 2-byte aligned).
+// the load: ~9k cycles at every row start, runs 24 and 31). A 2-byte
+// element comes with its neighbour in the aligned word that holds it: that
+// word never leaves the allocation holding the element (allocations start
+// 4-byte aligned).
 template <class Policy, class E>
 struct SampleWords {
   using bits_t = typename E::bits_t;
@@ -657,7 +658,7 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     }
     const uint32_t key_thr = row_threshold<Policy, E>([&](int j, int) { return sample.value(row, n, j); }, n, ask,
                                                       prm.ablation, sh);
-    start_next();  // sigma_threshold's last barrier came after every read of the words
+    start_next();  // sigma_threshold read the words before its first barrier
     counters.lap(RowCounters::kThreshold);
     gather_candidates<Policy, E>(row, 0, n, key_thr, ask.want_p && !ask.want_k, sh);
     counters.lap(RowCounters::kGather);
