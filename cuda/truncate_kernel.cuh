@@ -36,8 +36,16 @@ __device__ uint32_t candidate_target(bool do_k, uint32_t k) {
   return min(want, max(kDefault, k + k / 4));
 }
 
-// This thread's share of a row's strided sample (for sigma_threshold),
-// loaded ahead so the next row's round trip overlaps this row's work.
+// Index of entry j of a row's strided sample.
+template <class Policy>
+__device__ __forceinline__ uint32_t sample_index(int j, uint32_t n) {
+  return static_cast<uint32_t>(uint64_t(j) * n / Policy::kSampleSize);
+}
+
+// This thread's share of a row's strided sample (for sigma_threshold), in
+// registers: the split kernels and the second top-p gather load it just
+// before they use it (the persistent kernel copies its next row's sample
+// into shared memory instead: SampleWords).
 template <class Policy, class E>
 struct RowSample {
   static constexpr int kPerThread = (Policy::kSampleSize + Policy::kBlockThreads - 1) / Policy::kBlockThreads;
@@ -48,7 +56,7 @@ struct RowSample {
 #pragma unroll
     for (int t = 0; t < kPerThread; ++t) {
       const int j = threadIdx.x + t * Policy::kBlockThreads;
-      if (j < Policy::kSampleSize) v[t] = row[static_cast<uint32_t>(uint64_t(j) * n / Policy::kSampleSize)];
+      if (j < Policy::kSampleSize) v[t] = row[sample_index<Policy>(j, n)];
     }
   }
   // For sigma_threshold.
@@ -67,9 +75,7 @@ struct SampleWords {
   using bits_t = typename E::bits_t;
   uint32_t* words;  // Policy::kSampleSize of them, in shared memory
 
-  __device__ static const bits_t* at(const bits_t* row, uint32_t n, int j) {
-    return row + static_cast<uint32_t>(uint64_t(j) * n / Policy::kSampleSize);
-  }
+  __device__ static const bits_t* at(const bits_t* row, uint32_t n, int j) { return row + sample_index<Policy>(j, n); }
   // Starts the copies of row's sample (none for a row gathered whole).
   __device__ void start(const bits_t* row, uint32_t n) const {
     if (n <= static_cast<uint32_t>(Policy::kGatherWholeRowBelow)) return;
