@@ -77,10 +77,12 @@ struct DigitChoice {
 
 // Warp 0 walks the 256 bins from the top and picks the first bin where the
 // running total reaches the goal: a count (rank search) or a mass (top-p
-// search). Each lane owns a contiguous run of bins, highest first.
+// search: mass_base, what ranks above the bins, plus the running total, as
+// an integer, reaches goal; ranked_top_p and ties_to_reach compare alike).
+// Each lane owns a contiguous run of bins, highest first.
 template <bool kByMass>
-__device__ void choose_digit(const uint32_t* counts, const mass_t* masses, uint32_t need_count,
-                             double need_mass, DigitChoice* out) {
+__device__ void choose_digit(const uint32_t* counts, const mass_t* masses, uint32_t need_count, mass_t mass_base,
+                             double goal, DigitChoice* out) {
   if (warp_id() != 0) return;
   constexpr int kPerLane = kDigitBins / kWarpSize;
   static_assert(kDigitBins % kWarpSize == 0, "bins split evenly over lanes");
@@ -95,7 +97,7 @@ __device__ void choose_digit(const uint32_t* counts, const mass_t* masses, uint3
   const mass_t m_incl = kByMass ? warp_inclusive_scan(m) : mass_t(0);
   const uint32_t c_excl = c_incl - c;
   const mass_t m_excl = m_incl - m;
-  const bool reaches = kByMass ? (c > 0 && double(m_incl) >= need_mass) : (c_incl >= need_count);
+  const bool reaches = kByMass ? (c > 0 && double(mass_base + m_incl) >= goal) : (c_incl >= need_count);
   const lane_mask_t hit = warp_ballot(reaches);
   // If no lane reaches the goal (a mass goal lost to rounding), take the
   // last non-empty bin: every survivor is kept.
@@ -118,7 +120,7 @@ __device__ void choose_digit(const uint32_t* counts, const mass_t* masses, uint3
       if (cb == 0) continue;
       const mass_t mb = kByMass ? masses[bin] : mass_t(0);
       if (hit != 0) {
-        const bool done = kByMass ? (double(ma + mb) >= need_mass) : (ca + cb >= need_count);
+        const bool done = kByMass ? (double(mass_base + ma + mb) >= goal) : (ca + cb >= need_count);
         if (done) {
           pick = bin;
           break;

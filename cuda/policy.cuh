@@ -31,6 +31,10 @@ struct TruncateAlgorithmPolicy {
   static constexpr float kSecondGatherFill = 0.75f;
   // ... when the first candidates hold at least this share of the goal.
   static constexpr float kSecondGatherMinReach = 0.5f;
+  // The value bins of a whole-row top-p search start at most this far
+  // below the row's maximum: lower entries carry no fixed-point mass
+  // (e^-32 x 2^39 < 0.01), so they never end a nucleus.
+  static constexpr float kBinnedMassRange = 32.0f;
   // Small batches cut each row into parts of at least this many entries,
   // at most kMaxSlices parts (cuda/split_kernel.cuh).
   static constexpr int kMinSliceEntries = 8192;

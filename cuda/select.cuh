@@ -230,7 +230,7 @@ __device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Pro
       histogram_add<false>(sh, hit, (v >> shift) & digit_mask, 0);
     });
     __syncthreads();
-    choose_digit<false>(sh.hist_count, sh.hist_mass, r, 0.0, &sh.choice);
+    choose_digit<false>(sh.hist_count, sh.hist_mass, r, 0, 0.0, &sh.choice);
     __syncthreads();
     const DigitChoice c = sh.choice;
     prefix |= c.digit << shift;
@@ -354,7 +354,7 @@ __device__ Cut finish_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, Ma
       s.goal = goal_of(double(histogram_mass(sh)));
       s.counted = true;
     }
-    choose_digit<true>(sh.hist_count, sh.hist_mass, 0, s.goal - double(s.mass_above), &sh.choice);
+    choose_digit<true>(sh.hist_count, sh.hist_mass, 0, s.mass_above, s.goal, &sh.choice);
     __syncthreads();
     const DigitChoice c = sh.choice;
     s.prefix |= c.digit << shift;

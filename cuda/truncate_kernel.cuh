@@ -16,6 +16,7 @@
 // in device memory: slower, equally exact.
 #pragma once
 
+#include "binned_topp.cuh"
 #include "block_primitives.cuh"
 #include "keys.cuh"
 #include "normal_quantiles.cuh"
@@ -390,17 +391,21 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
   // when their mass reaches p of the row's (candidates first, the rest
   // rescaled from the gather's sum relative to thr).
   double reached = 0;  // share of the goal the candidates hold
+  KnownTop top;        // the candidates in shared memory, once weighed
+  const auto nucleus_in_candidates = [&](uint32_t thr, double goal) {
+    return RowPlan{select_mass(Shared{&sh, sh.cand_count}, sh, kPivotAll, [goal](double) { return goal; }, scale,
+                               keep_ties, KeyRange{thr, sh.max_key}),
+                   true};
+  };
   auto settle_from_candidates = [&](uint32_t thr, RowPlan* out) {
-    const Shared cands_now{&sh, sh.cand_count};
-    const mass_t zc = mass_total<kThreads>(cands_now, sh, kPivotAll, scale);
+    const mass_t zc = mass_total<kThreads>(Shared{&sh, sh.cand_count}, sh, kPivotAll, scale);
+    top = KnownTop{thr, sh.cand_count, zc};
     const double rest =
         scale.inf_max ? 0.0 : rint(double(sh.mass_rest) * exp(double(float_of_key(thr)) - double(max_value)));
     const double goal = double(p) * (double(zc) + rest);
     reached = goal > 0 ? double(zc) / goal : 1.0;
     if (double(zc) < goal) return false;
-    *out = RowPlan{select_mass(cands_now, sh, kPivotAll, [goal](double) { return goal; }, scale, keep_ties,
-                               KeyRange{thr, sh.max_key}),
-                   true};
+    *out = nucleus_in_candidates(thr, goal);
     return true;
   };
   if (!want_k && top_in_shared && settle_from_candidates(key_thr, &plan)) return plan;
@@ -411,15 +416,11 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
   // total; the nucleus ends among the candidates or takes the fewest ties
   // that reach p, lowest index first, read from the row's start.
   if (!want_k && complete && sh.min_key == key_thr - 1) {
-    const Shared cands_now{&sh, cands};
-    const mass_t zc = mass_total<kThreads>(cands_now, sh, kPivotAll, scale);
+    const mass_t zc = top.mass;  // settle weighed the candidates (none: 0)
     const uint32_t tie_key = sh.min_key, ties = keepable_n - cands;
     const mass_t e = scale.of(float_of_key(tie_key));
     const double goal = double(p) * double(zc + mass_t(ties) * e);
-    if (cands > 0 && double(zc) >= goal)
-      return RowPlan{select_mass(cands_now, sh, kPivotAll, [goal](double) { return goal; }, scale, keep_ties,
-                                 KeyRange{key_thr, sh.max_key}),
-                     true};
+    if (cands > 0 && double(zc) >= goal) return nucleus_in_candidates(key_thr, goal);
     const uint32_t j = ties_to_reach(zc, e, ties, goal);
     const Pivot pv = rank_ties(global, sh, kPivotAll, tie_key, j, ties, keep_ties);
     return RowPlan{Cut{pv, cands + (keep_ties || j >= ties ? ties : j)}, false, false, true};
@@ -439,10 +440,17 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
       const uint32_t thr2 = sigma_threshold<Policy, E>(smp, n, target2, sh);
       if (thr2 < key_thr) {
         gather_candidates<Policy, E>(row, 0, n, thr2, true, sh);
+        top = KnownTop{};  // the buffer holds other entries now
         if (sh.cand_count <= Sh::kCapacity && sh.cand_count > 0 && settle_from_candidates(thr2, &plan)) return plan;
       }
     }
   }
+  // Two passes over the row where the value bins allow, else the digit
+  // search over the row.
+  // (top holds candidates only for rows without top-k: floor is kPivotAll.)
+  Cut cut;
+  if (binned_top_p<Policy>(global, sh, plan.cut.pivot, p, scale, top, keep_ties, &cut))
+    return RowPlan{cut, false, false, true};
   return RowPlan{select_mass(global, sh, plan.cut.pivot, share_p, scale, keep_ties), false, false, true};
 }
 
