@@ -3,12 +3,13 @@
 // p = 0.9, flat rows, rows mostly masked to -Inf.
 //
 // The digit search of select.cuh spends its first pass on the key's top
-// byte, which such rows spread over a handful of bins: the lanes of a warp
-// add to the same few shared counters and the atomics serialise (PERFLOG
-// run 36). Here the first pass sums count and mass in 256 equal-width value
-// bins below the candidates, where the same rows spread over many bins; the
-// second gathers the bin where the nucleus ends, and the search finishes in
-// shared memory.
+// byte, which such rows spread over a handful of bins, and costs a pass per
+// digit. Here pass 1 sums count and mass in 256 equal-width value bins
+// below the candidates, where these rows spread over many bins; pass 2
+// gathers the bin where the nucleus ends and, for a mask, writes -Inf over
+// what the cut drops outside that bin as it reads (no mask pass follows);
+// the search finishes in shared memory. Both passes compare floats, not
+// keys, to keep each entry a few instructions (PERFLOG runs 36-37).
 #pragma once
 
 #include "select.cuh"
@@ -36,31 +37,87 @@ struct KnownTop {
   mass_t mass = 0;
 };
 
-// The top-p cut over src (the row in device memory): the shortest
-// rank-order prefix of the entries at or above floor whose mass reaches p
-// of theirs. Entries at or above top.key are not read again. Returns false,
-// having decided nothing, when the nucleus ends in a bin larger than the
-// buffer (heavy ties) or below the bins' range; the caller then runs
-// select_mass over the row. Counts, masses and the goal are those of
-// select_mass, so the cut is the same.
-template <class Policy, class Src, class Sh>
-__device__ bool binned_top_p(const Src& src, Sh& sh, Pivot floor, float p, MassScale scale, KnownTop top,
-                             bool keep_ties, Cut* out) {
-  if (scale.inf_max) return false;
-  // Bins from the lowest entry that can carry mass to the candidates.
-  const float hi = top.key > sh.max_key ? scale.max_value : float_of_key(top.key);
-  const float lo = fmaxf(fmaxf(float_of_key(sh.min_key), float_of_key(floor.key)),
-                         scale.max_value - Policy::kBinnedMassRange);
-  const ValueBins bins{lo, float(kDigitBins) / (hi - lo)};
-  if (!(hi > lo) || !isfinite(bins.scale)) return false;
+constexpr float kLowestFinite = -3.40282347e38f;
 
+// Where binned_top_p found the end of the nucleus.
+enum class BinnedEnd {
+  kUndecided,     // not found: nothing decided, nothing written
+  kInCandidates,  // among the candidates in shared memory: nothing written
+  kInBin,         // in the bin gathered into shared memory: with out, the rest of the row is written
+};
+
+// Pass 2: gathers the entries of bin `bin` into shared memory. With a row
+// to write (out), also writes -Inf where the cut drops an entry outside
+// that bin: NaN, -Inf, and everything below the bin (entries at or above
+// top_v, the candidates, and in higher bins are kept). Each thread writes
+// only the vectors it read.
+template <class Policy, class E, class Sh>
+__device__ void gather_bin(const typename E::bits_t* row, typename E::bits_t* out, uint32_t n, ValueBins bins,
+                           float top_v, uint32_t bin, Sh& sh) {
+  using bits_t = typename E::bits_t;
+  if (threadIdx.x == 0) sh.cand_count = 0;
+  __syncthreads();
+  for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight>(row, n, [&](auto count, uint32_t first,
+                                                                             const auto& b, bool live) {
+    constexpr int kCount = decltype(count)::value;
+    bits_t o[kCount];
+    bool changed = false;
+#pragma unroll
+    for (int t = 0; t < kCount; ++t) {
+      const float x = E::to_float(b[t]);
+      const bool binned = x >= bins.lo && x < top_v;  // NaN: neither
+      const uint32_t j = binned ? bins.of(x) : 0u;
+      append_candidate(live && binned && j == bin, b[t], first + t, sh);
+      const bool drop = !(x >= top_v) && !(binned && j >= bin);
+      o[t] = drop ? E::kNegInf : b[t];
+      changed |= o[t] != b[t];
+    }
+    if (out && live && changed) store_chunk<E, kCount>(out, first, o);
+  });
+  __syncthreads();
+}
+
+// The top-p cut over the row (the shortest rank-order prefix of its
+// keepable entries whose mass reaches p of theirs). Entries at or above
+// top.key are not searched again. With out (a mask), the row outside the
+// gathered bin is written as it is read, and the returned plan's
+// candidates are what is left to write. Undecided, having read but not
+// written the row, when the nucleus ends in a bin larger than the buffer
+// (heavy ties) or below the bins: the caller then runs select_mass over
+// the row. Counts, masses and the goal are those of select_mass, so the
+// cut is the same. Not inlined: its registers stay out of decide_row's
+// allocation (decide_row spills under the 64-register cap).
+template <class Policy, class E, class Sh>
+__device__ __noinline__ BinnedEnd binned_top_p(const typename E::bits_t* row, typename E::bits_t* out, uint32_t n,
+                                               Sh& sh, float p, MassScale scale, KnownTop top, bool keep_ties,
+                                               Cut* cut) {
+  if (scale.inf_max) return BinnedEnd::kUndecided;
+  // Bins from the lowest entry that can carry mass up to the candidates.
+  const bool has_top = top.key <= sh.max_key;
+  const float top_v = has_top ? float_of_key(top.key) : __int_as_float(0x7f800000);  // +Inf: no candidates
+  const float hi = has_top ? top_v : scale.max_value;
+  const float lo = fmaxf(float_of_key(sh.min_key), scale.max_value - Policy::kBinnedMassRange);
+  const ValueBins bins{lo, float(kDigitBins) / (hi - lo)};
+  if (!(hi > lo) || !isfinite(bins.scale)) return BinnedEnd::kUndecided;
+
+  // Pass 1. Entries of a warp rarely share a bin here: plain atomics.
   clear_histogram(sh, true);
   mass_t low = 0;  // below the bins: summed, not binned
-  src.each([&](uint32_t key, uint32_t idx, float x, bool live) {
-    const bool member = live && key < top.key && at_or_above(key, idx, floor);
-    const bool binned = member && x >= lo;
-    if (member && !binned) low += scale.of(x);
-    histogram_add<true>(sh, binned, binned ? bins.of(x) : 0u, binned ? scale.of(x) : mass_t(0));
+  for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight>(row, n, [&](auto count, uint32_t,
+                                                                             const auto& b, bool live) {
+#pragma unroll
+    for (int t = 0; t < decltype(count)::value; ++t) {
+      const float x = E::to_float(b[t]);
+      if (!live || !(x >= kLowestFinite && x < top_v)) continue;  // not keepable, or a candidate
+      const mass_t m = scale.of(x);
+      if (x < lo) {
+        low += m;
+        continue;
+      }
+      const uint32_t j = bins.of(x);
+      atomicAdd(&sh.hist_count[j], 1u);
+      if (m != 0) shared_add_u64(&sh.hist_mass[j], m);
+    }
   });
   __syncthreads();
   const mass_t in_bins = histogram_mass(sh);
@@ -68,19 +125,16 @@ __device__ bool binned_top_p(const Src& src, Sh& sh, Pivot floor, float p, MassS
   const double goal = double(p) * double(top.mass + in_bins + low);
 
   if (double(top.mass) >= goal) {  // the candidates hold the nucleus after all
-    *out = select_mass(src.in_shared(sh), sh, floor, [goal](double) { return goal; }, scale, keep_ties,
-                       KeyRange{top.key, sh.max_key});
-    return true;
+    *cut = select_mass(SharedSource<E, Policy::kBlockThreads, Sh>{&sh, top.count}, sh, kPivotAll,
+                       [goal](double) { return goal; }, scale, keep_ties, KeyRange{top.key, sh.max_key});
+    return BinnedEnd::kInCandidates;
   }
-  if (double(top.mass + in_bins) < goal) return false;
+  if (double(top.mass + in_bins) < goal) return BinnedEnd::kUndecided;
   choose_digit<true>(sh.hist_count, sh.hist_mass, 0, top.mass, goal, &sh.choice);
   __syncthreads();
   const DigitChoice c = sh.choice;
-  if (c.count_in > static_cast<uint32_t>(Sh::kCapacity)) return false;
-  src.gather([&](uint32_t key, uint32_t idx) {
-    const float x = float_of_key(key);
-    return key < top.key && at_or_above(key, idx, floor) && x >= lo && bins.of(x) == c.digit;
-  }, sh);
+  if (c.count_in > static_cast<uint32_t>(Sh::kCapacity)) return BinnedEnd::kUndecided;
+  gather_bin<Policy, E>(row, out, n, bins, top_v, c.digit, sh);
 
   MassSearch s;  // the rest of the search runs over that bin in shared memory
   s.above = top.count + c.count_above;
@@ -88,8 +142,9 @@ __device__ bool binned_top_p(const Src& src, Sh& sh, Pivot floor, float p, MassS
   s.goal = goal;
   s.counted = true;
   s.shift = kKeyBits - sh.digit_bits;
-  *out = finish_mass(src.in_shared(sh), sh, floor, [goal](double) { return goal; }, scale, keep_ties, s);
-  return true;
+  *cut = finish_mass(SharedSource<E, Policy::kBlockThreads, Sh>{&sh, c.count_in}, sh, kPivotAll,
+                     [goal](double) { return goal; }, scale, keep_ties, s);
+  return BinnedEnd::kInBin;
 }
 
 }  // namespace qrita

@@ -174,10 +174,10 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     const uint32_t key_thr = load_row_regions<Policy>(regions + r * S, S, sh);
     const uint32_t cands = sh.cand_count;
     const bool ties = prm.keep_ties != 0;
-    RowPlan plan = decide_row<Policy, E>(row, n, ask, ties, prm.ablation, key_thr, false, sh);
+    RowPlan plan = decide_row<Policy, E>(row, n, ask, ties, prm.ablation, key_thr, false, nullptr, sh);
     if (plan.needs_row) {
       if (s == 0) {
-        plan = decide_row<Policy, E>(row, n, ask, ties, prm.ablation, key_thr, true, sh);
+        plan = decide_row<Policy, E>(row, n, ask, ties, prm.ablation, key_thr, true, row, sh);
         counters.lap(RowCounters::kDecide);
         counters.outcome(cands, plan.hit());
         write_mask<Policy, E>(row, 0, n, plan, sh);

@@ -250,6 +250,7 @@ struct RowPlan {
   bool needs_row = false;  // undecided: the whole-row search was not allowed
   bool read_row = false;   // the whole-row search ran (truncation missed)
   bool ranked = false;     // sh.ranked_idx holds the kept entries in rank order
+  bool rest_written = false;  // the row outside the candidates holds its mask already
 
   // Truncation settled the row: its kept entries were candidates of the
   // gather (Table 1's hit; a second top-p gather counts as one).
@@ -295,10 +296,12 @@ __device__ uint32_t row_threshold(Value sample_value, uint32_t n, const RowAsk& 
 // (candidates, their count, keepable entries, maximum, rest mass). When
 // the candidates do not settle it and may_read_row is false, returns a
 // plan with needs_row set before reading the row (another block may be
-// writing it).
+// writing it). mask_out is the row when a mask is the output: a search
+// over the row may then write what it settles as it reads.
 template <class Policy, class E, class Sh>
 __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const RowAsk& ask, bool keep_ties,
-                              unsigned ablation, uint32_t key_thr, bool may_read_row, Sh& sh) {
+                              unsigned ablation, uint32_t key_thr, bool may_read_row, typename E::bits_t* mask_out,
+                              Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
   using Shared = SharedSource<E, kThreads, Sh>;
   using Global = GlobalSource<E, kThreads, Policy::kLoadsInFlight>;
@@ -445,12 +448,17 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
       }
     }
   }
-  // Two passes over the row where the value bins allow, else the digit
-  // search over the row.
-  // (top holds candidates only for rows without top-k: floor is kPivotAll.)
-  Cut cut;
-  if (binned_top_p<Policy>(global, sh, plan.cut.pivot, p, scale, top, keep_ties, &cut))
-    return RowPlan{cut, false, false, true};
+  // Two passes over the row where the value bins allow (no top-k cut
+  // below the buffer), else the digit search over the row.
+  if (plan.cut.pivot.key == kPivotAll.key && plan.cut.pivot.idx == kPivotAll.idx) {
+    Cut cut;
+    const BinnedEnd end = binned_top_p<Policy, E>(row, mask_out, n, sh, p, scale, top, keep_ties, &cut);
+    if (end != BinnedEnd::kUndecided) {
+      RowPlan binned{cut, end == BinnedEnd::kInCandidates, false, true};
+      binned.rest_written = end == BinnedEnd::kInBin && mask_out != nullptr;
+      return binned;
+    }
+  }
   return RowPlan{select_mass(global, sh, plan.cut.pivot, share_p, scale, keep_ties), false, false, true};
 }
 
@@ -461,6 +469,15 @@ __device__ void write_mask(typename E::bits_t* row, uint32_t lo, uint32_t hi, co
   constexpr int kThreads = Policy::kBlockThreads;
   using bits_t = typename E::bits_t;
   const Pivot pv = plan.cut.pivot;
+  if (plan.rest_written) {  // only candidates are left: drop those below the pivot
+    const uint32_t cands = min(sh.cand_count, static_cast<uint32_t>(Sh::kCapacity));
+    for (uint32_t i = threadIdx.x; i < cands; i += kThreads) {
+      const uint32_t idx = sh.cand_idx[i];
+      const bits_t b = static_cast<bits_t>(sh.cand_bits[i]);
+      if (idx >= lo && idx < hi && !at_or_above(key_of(E::to_float(b)), idx, pv)) row[idx] = E::kNegInf;
+    }
+    return;
+  }
   if (plan.in_shared) {
     fill_neg_inf<E, kThreads>(row + lo, hi - lo);
     __syncthreads();  // the fill lands before the kept values
@@ -677,7 +694,8 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     gather_candidates<Policy, E>(row, 0, n, key_thr, ask.want_p && !ask.want_k, sh);
     counters.lap(RowCounters::kGather);
     const uint32_t cands = sh.cand_count;
-    const RowPlan plan = decide_row<Policy, E>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr, true, sh);
+    const RowPlan plan = decide_row<Policy, E>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr, true,
+                                               ids_out ? nullptr : row, sh);
     counters.lap(RowCounters::kDecide);
     counters.outcome(cands, plan.hit());
     if (ids_out) {
