@@ -292,14 +292,112 @@ __device__ uint32_t row_threshold(Value sample_value, uint32_t n, const RowAsk& 
   return sigma_threshold<Policy, E>(sample_value, n, candidate_target<Policy>(ask.want_k, ask.k), sh);
 }
 
+// The top-p cut among the candidates in shared memory (every keepable
+// key at or above thr), for a known goal.
+template <class Policy, class E, class Sh>
+__device__ RowPlan nucleus_in_candidates(uint32_t thr, double goal, MassScale scale, bool keep_ties, Sh& sh) {
+  return RowPlan{select_mass(SharedSource<E, Policy::kBlockThreads, Sh>{&sh, sh.cand_count}, sh, kPivotAll,
+                             [goal](double) { return goal; }, scale, keep_ties, KeyRange{thr, sh.max_key}),
+                 true};
+}
+
+// Top-p alone from the candidates in shared memory (every keepable key at
+// or above thr): they settle the row when their mass reaches p of the
+// row's (the rest rescaled from the gather's sum relative to thr). Either
+// way the candidates are weighed into *top and the share of the goal they
+// hold goes to *reached.
+template <class Policy, class E, class Sh>
+__device__ bool settle_from_candidates(uint32_t thr, float p, MassScale scale, bool keep_ties, Sh& sh, KnownTop* top,
+                                       double* reached, RowPlan* out) {
+  const SharedSource<E, Policy::kBlockThreads, Sh> cands{&sh, sh.cand_count};
+  const mass_t zc = mass_total<Policy::kBlockThreads>(cands, sh, kPivotAll, scale);
+  *top = KnownTop{thr, sh.cand_count, zc};
+  const double rest = scale.inf_max
+                          ? 0.0
+                          : rint(double(sh.mass_rest) * exp(double(float_of_key(thr)) - double(scale.max_value)));
+  const double goal = double(p) * (double(zc) + rest);
+  *reached = goal > 0 ? double(zc) / goal : 1.0;
+  if (double(zc) < goal) return false;
+  *out = nucleus_in_candidates<Policy, E>(thr, goal, scale, keep_ties, sh);
+  return true;
+}
+
+// Top-p where the candidates did not settle the row: its nucleus reaches
+// below them (or the top-k cut left more than the buffer). Reads the row;
+// floor is the top-k cut (kPivotAll: none); alone says the row has no
+// top-k and the buffer holds every keepable key at or above key_thr, with
+// top and reached from settle_from_candidates. Not inlined: these paths
+// keep their registers out of decide_row's common path (PERFLOG run 38).
+template <class Policy, class E, class Sh>
+__device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, typename E::bits_t* mask_out,
+                                               uint32_t n, float p, bool keep_ties, unsigned ablation,
+                                               uint32_t key_thr, Pivot floor, bool alone, KnownTop top,
+                                               double reached, MassScale scale, Sh& sh) {
+  const GlobalSource<E, Policy::kBlockThreads, Policy::kLoadsInFlight> global{row, n};
+  const uint32_t cands = sh.cand_count;
+  // A constant rest (one-hot rows): every keepable non-candidate holds the
+  // key just below the threshold, so the row's mass is the candidates' plus
+  // that key's times their count, exactly what a search over the row would
+  // total; the nucleus ends among the candidates or takes the fewest ties
+  // that reach p, lowest index first, read from the row's start.
+  if (alone && sh.min_key == key_thr - 1) {
+    const mass_t zc = top.mass;  // settle weighed the candidates (none: 0)
+    const uint32_t tie_key = sh.min_key, ties = sh.n_keepable - cands;
+    const mass_t e = scale.of(float_of_key(tie_key));
+    const double goal = double(p) * double(zc + mass_t(ties) * e);
+    if (cands > 0 && double(zc) >= goal) return nucleus_in_candidates<Policy, E>(key_thr, goal, scale, keep_ties, sh);
+    const uint32_t j = ties_to_reach(zc, e, ties, goal);
+    const Pivot pv = rank_ties(global, sh, kPivotAll, tie_key, j, ties, keep_ties);
+    return RowPlan{Cut{pv, cands + (keep_ties || j >= ties ? ties : j)}, false, false, true};
+  }
+  // The nucleus reaches a little below the threshold: one deeper gather,
+  // sized from what the first one found, can settle it for one more read
+  // of the row instead of a search over the row. Not when the candidates
+  // hold too little of the goal (flat rows): it could not.
+  if (alone && key_thr > kPivotAll.key && !(ablation & kAblateNoTruncation) &&
+      reached >= Policy::kSecondGatherMinReach) {
+    const uint32_t fill = static_cast<uint32_t>(Sh::kCapacity * Policy::kSecondGatherFill);
+    const uint32_t target1 = candidate_target<Policy>(false, 0);
+    const uint32_t target2 = static_cast<uint32_t>(min(uint64_t(target1) * fill / max(cands, 1u), uint64_t(fill)));
+    if (target2 > target1) {
+      RowSample<Policy, E> smp;
+      smp.load(row, n);
+      const uint32_t thr2 = sigma_threshold<Policy, E>(smp, n, target2, sh);
+      if (thr2 < key_thr) {
+        gather_candidates<Policy, E>(row, 0, n, thr2, true, sh);
+        top = KnownTop{};  // the buffer holds other entries now
+        RowPlan plan;
+        if (sh.cand_count <= Sh::kCapacity && sh.cand_count > 0 &&
+            settle_from_candidates<Policy, E>(thr2, p, scale, keep_ties, sh, &top, &reached, &plan))
+          return plan;
+      }
+    }
+  }
+  // Two passes over the row where the value bins allow (no top-k cut),
+  // else the digit search over the row.
+  if (floor.key == kPivotAll.key && floor.idx == kPivotAll.idx) {
+    Cut cut;
+    const BinnedEnd end = binned_top_p<Policy, E>(row, mask_out, n, sh, p, scale, top, keep_ties, &cut);
+    if (end != BinnedEnd::kUndecided) {
+      RowPlan binned{cut, end == BinnedEnd::kInCandidates, false, true};
+      binned.rest_written = end == BinnedEnd::kInBin && mask_out != nullptr;
+      return binned;
+    }
+  }
+  return RowPlan{select_mass(global, sh, floor, [p](double total) { return double(p) * total; }, scale, keep_ties),
+                 false, false, true};
+}
+
 // Step 3: decides the kept set of a row from what the gather left in sh
 // (candidates, their count, keepable entries, maximum, rest mass). When
 // the candidates do not settle it and may_read_row is false, returns a
 // plan with needs_row set before reading the row (another block may be
 // writing it). mask_out is the row when a mask is the output: a search
-// over the row may then write what it settles as it reads.
+// over the row may then write what it settles as it reads. Not inlined:
+// the kernels' row loops keep their registers (inlined, the kernel
+// spilled; PERFLOG run 38).
 template <class Policy, class E, class Sh>
-__device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const RowAsk& ask, bool keep_ties,
+__device__ __noinline__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const RowAsk& ask, bool keep_ties,
                               unsigned ablation, uint32_t key_thr, bool may_read_row, typename E::bits_t* mask_out,
                               Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
@@ -390,76 +488,15 @@ __device__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const R
     nucleus.read_row = plan.read_row;
     return nucleus;
   }
-  // Top-p over the whole row: the candidates gathered above thr settle it
-  // when their mass reaches p of the row's (candidates first, the rest
-  // rescaled from the gather's sum relative to thr).
+  // Top-p over the whole row, unless the candidates settle it.
   double reached = 0;  // share of the goal the candidates hold
   KnownTop top;        // the candidates in shared memory, once weighed
-  const auto nucleus_in_candidates = [&](uint32_t thr, double goal) {
-    return RowPlan{select_mass(Shared{&sh, sh.cand_count}, sh, kPivotAll, [goal](double) { return goal; }, scale,
-                               keep_ties, KeyRange{thr, sh.max_key}),
-                   true};
-  };
-  auto settle_from_candidates = [&](uint32_t thr, RowPlan* out) {
-    const mass_t zc = mass_total<kThreads>(Shared{&sh, sh.cand_count}, sh, kPivotAll, scale);
-    top = KnownTop{thr, sh.cand_count, zc};
-    const double rest =
-        scale.inf_max ? 0.0 : rint(double(sh.mass_rest) * exp(double(float_of_key(thr)) - double(max_value)));
-    const double goal = double(p) * (double(zc) + rest);
-    reached = goal > 0 ? double(zc) / goal : 1.0;
-    if (double(zc) < goal) return false;
-    *out = nucleus_in_candidates(thr, goal);
-    return true;
-  };
-  if (!want_k && top_in_shared && settle_from_candidates(key_thr, &plan)) return plan;
+  if (!want_k && top_in_shared &&
+      settle_from_candidates<Policy, E>(key_thr, p, scale, keep_ties, sh, &top, &reached, &plan))
+    return plan;
   if (!may_read_row) return undecided;
-  // A constant rest (one-hot rows): every keepable non-candidate holds the
-  // key just below the threshold, so the row's mass is the candidates' plus
-  // that key's times their count, exactly what a search over the row would
-  // total; the nucleus ends among the candidates or takes the fewest ties
-  // that reach p, lowest index first, read from the row's start.
-  if (!want_k && complete && sh.min_key == key_thr - 1) {
-    const mass_t zc = top.mass;  // settle weighed the candidates (none: 0)
-    const uint32_t tie_key = sh.min_key, ties = keepable_n - cands;
-    const mass_t e = scale.of(float_of_key(tie_key));
-    const double goal = double(p) * double(zc + mass_t(ties) * e);
-    if (cands > 0 && double(zc) >= goal) return nucleus_in_candidates(key_thr, goal);
-    const uint32_t j = ties_to_reach(zc, e, ties, goal);
-    const Pivot pv = rank_ties(global, sh, kPivotAll, tie_key, j, ties, keep_ties);
-    return RowPlan{Cut{pv, cands + (keep_ties || j >= ties ? ties : j)}, false, false, true};
-  }
-  // The nucleus reaches a little below the threshold: one deeper gather,
-  // sized from what the first one found, can settle it for one more read
-  // of the row instead of the multi-pass search. Not when the candidates
-  // hold too little of the goal (flat rows): it could not.
-  if (!want_k && complete && key_thr > kPivotAll.key && !(ablation & kAblateNoTruncation) &&
-      reached >= Policy::kSecondGatherMinReach) {
-    const uint32_t fill = static_cast<uint32_t>(Sh::kCapacity * Policy::kSecondGatherFill);
-    const uint32_t target1 = candidate_target<Policy>(false, 0);
-    const uint32_t target2 = static_cast<uint32_t>(min(uint64_t(target1) * fill / max(cands, 1u), uint64_t(fill)));
-    if (target2 > target1) {
-      RowSample<Policy, E> smp;
-      smp.load(row, n);
-      const uint32_t thr2 = sigma_threshold<Policy, E>(smp, n, target2, sh);
-      if (thr2 < key_thr) {
-        gather_candidates<Policy, E>(row, 0, n, thr2, true, sh);
-        top = KnownTop{};  // the buffer holds other entries now
-        if (sh.cand_count <= Sh::kCapacity && sh.cand_count > 0 && settle_from_candidates(thr2, &plan)) return plan;
-      }
-    }
-  }
-  // Two passes over the row where the value bins allow (no top-k cut
-  // below the buffer), else the digit search over the row.
-  if (plan.cut.pivot.key == kPivotAll.key && plan.cut.pivot.idx == kPivotAll.idx) {
-    Cut cut;
-    const BinnedEnd end = binned_top_p<Policy, E>(row, mask_out, n, sh, p, scale, top, keep_ties, &cut);
-    if (end != BinnedEnd::kUndecided) {
-      RowPlan binned{cut, end == BinnedEnd::kInCandidates, false, true};
-      binned.rest_written = end == BinnedEnd::kInBin && mask_out != nullptr;
-      return binned;
-    }
-  }
-  return RowPlan{select_mass(global, sh, plan.cut.pivot, share_p, scale, keep_ties), false, false, true};
+  return top_p_over_row<Policy, E>(row, mask_out, n, p, keep_ties, ablation, key_thr, plan.cut.pivot,
+                                   !want_k && complete, top, reached, scale, sh);
 }
 
 // Step 4, mask output over the part [lo, hi) of a row: only writes, when
