@@ -13,7 +13,8 @@
 //      row, then the kept candidates' original bits.
 // When truncation misses (too few candidates, the buffer overflows, or the
 // nucleus reaches below the threshold), the same search runs over the row
-// in device memory: slower, equally exact.
+// in device memory, or for top-p the value-binned search of
+// binned_topp.cuh: slower, equally exact.
 #pragma once
 
 #include "binned_topp.cuh"
