@@ -323,6 +323,24 @@ __device__ bool settle_from_candidates(uint32_t thr, float p, MassScale scale, b
   return true;
 }
 
+// The index of the j-th entry (from 1), in index order, that is not one of
+// the cands candidates in shared memory, from their indices alone: the
+// fixed point of x = j - 1 + #(candidates at or below x), reached from
+// below, one step per run of candidates passed. ~0u after kSteps steps.
+template <int kThreads, class Sh>
+__device__ uint32_t nth_outside_candidates(uint32_t j, uint32_t cands, Sh& sh) {
+  constexpr int kSteps = 8;
+  uint32_t x = j - 1;
+  for (int step = 0; step < kSteps; ++step) {
+    uint32_t m = 0;
+    for (uint32_t i = threadIdx.x; i < cands; i += kThreads) m += sh.cand_idx[i] <= x ? 1u : 0u;
+    const uint32_t next = j - 1 + static_cast<uint32_t>(block_sum<kThreads>(mass_t(m), sh.scratch_u64));
+    if (next == x) return x;
+    x = next;
+  }
+  return ~0u;
+}
+
 // Top-p where the candidates did not settle the row: its nucleus reaches
 // below them (or the top-k cut left more than the buffer). Reads the row;
 // floor is the top-k cut (kPivotAll: none); alone says the row has no
@@ -340,7 +358,7 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
   // key just below the threshold, so the row's mass is the candidates' plus
   // that key's times their count, exactly what a search over the row would
   // total; the nucleus ends among the candidates or takes the fewest ties
-  // that reach p, lowest index first, read from the row's start.
+  // that reach p, lowest index first.
   if (alone && sh.min_key == key_thr - 1) {
     const mass_t zc = top.mass;  // settle weighed the candidates (none: 0)
     const uint32_t tie_key = sh.min_key, ties = sh.n_keepable - cands;
@@ -348,6 +366,23 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
     const double goal = double(p) * double(zc + mass_t(ties) * e);
     if (cands > 0 && double(zc) >= goal) return nucleus_in_candidates<Policy, E>(key_thr, goal, scale, keep_ties, sh);
     const uint32_t j = ties_to_reach(zc, e, ties, goal);
+    // Without NaN or -Inf every non-candidate is a tie: the candidates'
+    // indices place the j-th, and the row is kept up to it (a mask: -Inf
+    // written after it, the candidates there put back; no read).
+    if (!keep_ties && j < ties && sh.n_keepable == n) {
+      const uint32_t last = nth_outside_candidates<Policy::kBlockThreads>(j, cands, sh);
+      if (last != ~0u) {
+        RowPlan plan{Cut{Pivot{tie_key, last}, cands + j}, false, false, true};
+        if (mask_out) {
+          fill_neg_inf<E, Policy::kBlockThreads>(mask_out + last + 1, n - last - 1);
+          __syncthreads();  // the fill lands before the candidates after it
+          for (uint32_t i = threadIdx.x; i < cands; i += Policy::kBlockThreads)
+            if (sh.cand_idx[i] > last) mask_out[sh.cand_idx[i]] = static_cast<typename E::bits_t>(sh.cand_bits[i]);
+          plan.rest_written = true;  // candidates rank above the pivot: none is dropped
+        }
+        return plan;
+      }
+    }
     const Pivot pv = rank_ties(global, sh, kPivotAll, tie_key, j, ties, keep_ties);
     return RowPlan{Cut{pv, cands + (keep_ties || j >= ties ? ties : j)}, false, false, true};
   }
