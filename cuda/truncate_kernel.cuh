@@ -342,8 +342,8 @@ __device__ uint32_t nth_outside_candidates(uint32_t j, uint32_t cands, Sh& sh) {
 }
 
 // Top-p where the candidates did not settle the row: its nucleus reaches
-// below them (or the top-k cut left more than the buffer). Reads the row;
-// floor is the top-k cut (kPivotAll: none); alone says the row has no
+// below them (or the top-k cut left more than the buffer), so the row is
+// read (a constant rest aside). floor is the top-k cut (kPivotAll: none); alone says the row has no
 // top-k and the buffer holds every keepable key at or above key_thr, with
 // top and reached from settle_from_candidates. Not inlined: these paths
 // keep their registers out of decide_row's common path (PERFLOG run 38).
@@ -433,9 +433,9 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
 // the kernels' row loops keep their registers (inlined, the kernel
 // spilled; PERFLOG run 38).
 template <class Policy, class E, class Sh>
-__device__ __noinline__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const RowAsk& ask, bool keep_ties,
-                              unsigned ablation, uint32_t key_thr, bool may_read_row, typename E::bits_t* mask_out,
-                              Sh& sh) {
+__device__ __noinline__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const RowAsk& ask,
+                                           bool keep_ties, unsigned ablation, uint32_t key_thr, bool may_read_row,
+                                           typename E::bits_t* mask_out, Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
   using Shared = SharedSource<E, kThreads, Sh>;
   using Global = GlobalSource<E, kThreads, Policy::kLoadsInFlight>;
