@@ -16,6 +16,9 @@ struct TruncateAlgorithmPolicy {
   // warp in a fixed order, so the statistics do not depend on the block
   // size).
   static constexpr int kSampleSize = 1024;
+  // A sample with at most this many values above its smallest counts as
+  // constant (the threshold goes just above that value).
+  static constexpr int kSampleOutliers = 8;
   // Top-p over at most this many top-k survivors ranks them directly
   // (quadratic, but a few syncs) instead of the four-step mass search.
   static constexpr int kRankedSurvivors = 256;

@@ -139,16 +139,20 @@ __device__ uint32_t sigma_threshold(Value sample_value, uint32_t n, uint32_t tar
       lo = fminf(lo, warp_shfl_xor(lo, off));
       hi = fmaxf(hi, warp_shfl_xor(hi, off));
     }
+    double at_lo = 0;  // sampled values equal to the smallest
+    for (int j = lane_id(); j < Policy::kSampleSize; j += kWarpSize) at_lo += sample[j] == lo ? 1.0 : 0.0;
+    at_lo = warp_sum(at_lo);
     if (lane_id() == 0) {
       sh.scratch_f64[0] = s1;
       sh.scratch_f64[1] = s2;
       sh.scratch_f64[2] = cnt;
       sh.scratch_f64[3] = lo;
       sh.scratch_f64[4] = hi;
+      sh.scratch_f64[5] = at_lo;
     }
   }
   __syncthreads();
-  const double s1 = sh.scratch_f64[0], s2 = sh.scratch_f64[1], cnt = sh.scratch_f64[2];
+  const double s1 = sh.scratch_f64[0], s2 = sh.scratch_f64[1], cnt = sh.scratch_f64[2], at_lo = sh.scratch_f64[5];
   const float lo = static_cast<float>(sh.scratch_f64[3]), hi = static_cast<float>(sh.scratch_f64[4]);
   __syncthreads();  // scratch is reused
   if (cnt == 0) return kAll;
@@ -161,6 +165,11 @@ __device__ uint32_t sigma_threshold(Value sample_value, uint32_t n, uint32_t tar
   // keep what lies strictly above it. If that is fewer than k, the search
   // below the threshold settles the rest (decide_row).
   if (lo == hi) return key_of(hi) + 1;
+  // Nor does a sample with only a few values above its smallest (a one-hot
+  // row whose hot entry was sampled: its spread would put the threshold
+  // above the rest, which is then no longer one key and takes a search
+  // over the row, PERFLOG run 43).
+  if (at_lo + Policy::kSampleOutliers >= cnt) return key_of(lo) + 1;
   double t = -log2(q) * kQuantileStepsPerOctave;
   t = fmin(fmax(t, 1.0), double(kQuantileEntries - 1));
   const int i = min(static_cast<int>(t), kQuantileEntries - 2);
