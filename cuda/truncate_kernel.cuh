@@ -352,10 +352,11 @@ __device__ uint32_t nth_outside_candidates(uint32_t j, uint32_t cands, Sh& sh) {
 
 // Top-p where the candidates did not settle the row: its nucleus reaches
 // below them (or the top-k cut left more than the buffer), so the row is
-// read (a constant rest aside). floor is the top-k cut (kPivotAll: none); alone says the row has no
-// top-k and the buffer holds every keepable key at or above key_thr, with
-// top and reached from settle_from_candidates. Not inlined: these paths
-// keep their registers out of decide_row's common path (PERFLOG run 38).
+// read (a constant rest aside). floor is the top-k cut (kPivotAll: none);
+// alone says the row has no top-k and the buffer holds every keepable key
+// at or above key_thr, with top and reached from settle_from_candidates.
+// Not inlined: these paths keep their registers out of decide_row's
+// common path (PERFLOG run 38).
 template <class Policy, class E, class Sh>
 __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, typename E::bits_t* mask_out,
                                                uint32_t n, float p, bool keep_ties, unsigned ablation,
