@@ -138,6 +138,7 @@ __device__ __noinline__ BinnedEnd binned_top_p(const typename E::bits_t* row, ty
 
   MassSearch s;  // the rest of the search runs over that bin in shared memory
   s.above = top.count + c.count_above;
+  s.ties = c.count_in;
   s.mass_above = top.mass + c.mass_above;
   s.goal = goal;
   s.counted = true;

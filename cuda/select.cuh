@@ -7,6 +7,7 @@
 #pragma once
 
 #include "block_primitives.cuh"
+#include "direct_rank.cuh"
 #include "keys.cuh"
 #include "row_access.cuh"
 
@@ -59,6 +60,7 @@ __device__ __forceinline__ void append_candidate(bool pred, uint32_t bits, uint3
 // Candidates gathered in shared memory.
 template <class E, int kThreads, class Sh>
 struct SharedSource {
+  static constexpr int kBlockThreads = kThreads;
   const Sh* sh;
   uint32_t n;
   template <class F>
@@ -213,17 +215,36 @@ __device__ void clear_histogram(Sh& sh, bool with_mass) {
 // Among entries at or above floor whose projected value proj() matches
 // the search so far, finds the value of the r-th largest proj. Returns
 // the value; *count_above gets how many rank above it and *count_equal
-// how many share it.
+// how many share it. In shared memory, once the sub-range left holds at
+// most Sh::kRankedCapacity entries, they are ranked directly: *nth_idx
+// then gets the index of the r-th itself (else kAnyIndex).
 template <class Src, class Sh, class Member, class Proj>
 __device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Proj proj, KeyRange range,
-                                      uint32_t r, uint32_t* count_above, uint32_t* count_equal) {
+                                      uint32_t r, uint32_t* count_above, uint32_t* count_equal,
+                                      uint32_t* nth_idx) {
   const int bits = sh.digit_bits;
   const uint32_t digit_mask = (1u << bits) - 1;
   const int settled = settled_bits(range, bits);
   uint32_t prefix = settled ? range.hi & (~0u << (kKeyBits - settled)) : 0u, above = 0;
+  uint32_t in_sub_range = ~0u;  // unknown before the first step
+  *nth_idx = kAnyIndex;
   for (int shift = kKeyBits - settled - bits; shift >= 0; shift -= bits) {
-    clear_histogram(sh, false);
     const uint32_t hi = shift + bits >= kKeyBits ? 0u : (~0u << (shift + bits));
+    if constexpr (!kScansInOrder<Src>) {
+      if (in_sub_range <= static_cast<uint32_t>(Sh::kRankedCapacity)) {
+        rank_entries<false, Src::kBlockThreads>(
+            src, sh, [&](uint32_t key, uint32_t idx) { return member(key, idx) && (proj(key, idx) & hi) == prefix; },
+            proj, MassScale{});
+        const uint32_t run = sh.hist_count[r - 1];
+        const uint32_t v = sh.ranked_key[r - 1];
+        *nth_idx = sh.ranked_idx[r - 1];
+        *count_above = above + run_first(run);
+        *count_equal = run_last(run) - run_first(run) + 1;
+        __syncthreads();  // the ranks and runs are reused
+        return v;
+      }
+    }
+    clear_histogram(sh, false);
     src.each([&](uint32_t key, uint32_t idx, float, bool live) {
       const uint32_t v = proj(key, idx);
       const bool hit = live && member(key, idx) && (v & hi) == prefix;
@@ -236,6 +257,7 @@ __device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Pro
     prefix |= c.digit << shift;
     r -= c.count_above;
     above += c.count_above;
+    in_sub_range = c.count_in;
     *count_equal = c.count_in;
   }
   *count_above = above;
@@ -255,9 +277,9 @@ __device__ Pivot rank_ties(const Src& src, Sh& sh, Pivot floor, uint32_t v, uint
   if constexpr (kScansInOrder<Src>) {
     return Pivot{v, src.nth_in_order(tie, need, sh)};
   } else {
-    uint32_t above, equal;
+    uint32_t above, equal, nth_idx;
     const uint32_t inv = radix_select_desc(src, sh, tie, [](uint32_t, uint32_t idx) { return ~idx; }, KeyRange{},
-                                           need, &above, &equal);
+                                           need, &above, &equal, &nth_idx);
     return Pivot{v, ~inv};
   }
 }
@@ -273,13 +295,15 @@ struct Cut {
 template <class Src, class Sh>
 __device__ Cut select_rank(const Src& src, Sh& sh, Pivot floor, uint32_t r, bool keep_ties, KeyRange range = {},
                            uint32_t ceiling = ~0u) {
-  uint32_t above, ties;
+  uint32_t above, ties, nth_idx;
   const uint32_t v = radix_select_desc(
       src, sh, [&](uint32_t key, uint32_t idx) { return key < ceiling && at_or_above(key, idx, floor); },
-      [](uint32_t key, uint32_t) { return key; }, range, r, &above, &ties);
+      [](uint32_t key, uint32_t) { return key; }, range, r, &above, &ties, &nth_idx);
   const uint32_t need = r - above;
-  const Pivot p = rank_ties(src, sh, floor, v, need, ties, keep_ties);
-  return Cut{p, keep_ties || need >= ties ? above + ties : r};
+  const bool whole_key = keep_ties || need >= ties;  // no order among the ties needed
+  const Pivot p = whole_key || nth_idx == kAnyIndex ? rank_ties(src, sh, floor, v, need, ties, keep_ties)
+                                                    : Pivot{v, nth_idx};
+  return Cut{p, whole_key ? above + ties : r};
 }
 
 // Total fixed-point mass of the entries at or above floor.
@@ -330,21 +354,47 @@ struct MassSearch {
   bool counted = false;  // goal known: the first histogram counted every entry
 };
 
+// Ends a top-p search in shared memory whose sub-range holds at most
+// Sh::kRankedCapacity entries: ranks them and takes the first rank where
+// the mass above plus theirs in rank order reaches the goal, the entry the
+// remaining digit steps and ties_to_reach would settle on.
+template <class Src, class Sh>
+__device__ Cut rank_nucleus(const Src& src, Sh& sh, Pivot floor, uint32_t hi, MassScale scale, bool keep_ties,
+                            const MassSearch& s) {
+  const uint32_t prefix = s.prefix;
+  const uint32_t n = rank_entries<true, Src::kBlockThreads>(
+      src, sh, [&](uint32_t key, uint32_t idx) { return at_or_above(key, idx, floor) && (key & hi) == prefix; },
+      [](uint32_t key, uint32_t) { return key; }, scale);
+  const double goal = s.goal;
+  const uint32_t at = first_rank_reaching(sh, n, s.mass_above, [goal](mass_t) { return goal; });
+  const uint32_t last = run_last(sh.hist_count[at]);
+  const uint32_t v = sh.ranked_key[at], idx = sh.ranked_idx[at];
+  __syncthreads();  // choice, the ranks and runs are reused
+  // The last of its key keeps the whole key (rank_ties' rule).
+  if (keep_ties || at == last) return Cut{clamp_to_floor(Pivot{v, kAnyIndex}, floor), s.above + last + 1};
+  return Cut{Pivot{v, idx}, s.above + at + 1};
+}
+
 // Runs the remaining digit steps of a top-p search over src, then ranks
 // the ties at the cut. A search over the row in device memory moves to
 // shared memory as soon as the sub-range it narrowed to fits the buffer:
 // one pass gathers that sub-range, and the remaining steps and the ties
-// cost no further pass over the row.
+// cost no further pass over the row; in shared memory, a sub-range of at
+// most Sh::kRankedCapacity entries is ranked directly.
 template <class Src, class Sh, class Goal>
 __device__ Cut finish_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, MassScale scale, bool keep_ties,
                            MassSearch s) {
   const int bits = sh.digit_bits;
   const uint32_t digit_mask = (1u << bits) - 1;
   for (; s.shift >= 0; s.shift -= bits) {
-    clear_histogram(sh, true);
     const int shift = s.shift;
     const uint32_t prefix = s.prefix;
     const uint32_t hi = shift + bits >= kKeyBits ? 0u : (~0u << (shift + bits));
+    if constexpr (!kScansInOrder<Src>) {
+      if (s.counted && s.ties >= 1 && s.ties <= static_cast<uint32_t>(Sh::kRankedCapacity))
+        return rank_nucleus(src, sh, floor, hi, scale, keep_ties, s);
+    }
+    clear_histogram(sh, true);
     src.each([&](uint32_t key, uint32_t idx, float x, bool live) {
       const bool hit = live && at_or_above(key, idx, floor) && (key & hi) == prefix;
       histogram_add<true>(sh, hit, (key >> shift) & digit_mask, hit ? scale.of(x) : mass_t(0));
