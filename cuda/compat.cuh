@@ -74,6 +74,23 @@ __device__ __forceinline__ void async_copy_wait_all() {
 #endif
 }
 
+// Programmatic dependent launch (sm_90): a kernel launched with it may
+// start while the kernel before it in the stream still runs, once every
+// block of that one has called grid_dependents_launch (or exited);
+// grid_dependency_wait then holds it until that kernel has finished and
+// its writes are visible. No-ops elsewhere.
+__device__ __forceinline__ void grid_dependents_launch() {
+#if !QRITA_HIP && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void grid_dependency_wait() {
+#if !QRITA_HIP && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // The SM's cycle counter (benchmark counters only).
 __device__ __forceinline__ long long device_clock() { return clock64(); }
 

@@ -21,20 +21,53 @@ cudaError_t launch_shape(const TruncateParams& prm, int64_t grid, cudaStream_t s
   return cudaGetLastError();
 }
 
+#if !QRITA_HIP
+// Whether a launch on stream may overlap the kernel before it: not while
+// the stream is captured (CUDA 11.8 graphs take no programmatic edges).
+bool may_launch_early(const LaunchLimits& lim, cudaStream_t stream) {
+  if (!lim.early_finish) return false;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return capture == cudaStreamCaptureStatusNone;
+}
+#endif
+
+// Kernel 2 of the split rows is launched as kernel 1's programmatic
+// dependent where the GPU allows: its blocks are placed while kernel 1
+// runs and wait in grid_dependency_wait, so the gap between the two
+// launches leaves the critical path of small batches.
 template <class E>
-cudaError_t launch_split(const TruncateParams& prm, cudaStream_t stream) {
+cudaError_t launch_split(const TruncateParams& prm, const LaunchLimits& lim, cudaStream_t stream) {
   const unsigned grid = static_cast<unsigned>(prm.batch * prm.split_slices);
   constexpr size_t kShared = sizeof(TruncateShared<SplitRows>);
   gather_slices_kernel<SplitRows, E><<<grid, SplitRows::kBlockThreads, kShared, stream>>>(prm);
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return e;
+#if !QRITA_HIP
+  if (may_launch_early(lim, stream)) {
+    cudaLaunchAttribute early{};
+    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(SplitRows::kBlockThreads);
+    cfg.dynamicSmemBytes = kShared;
+    cfg.stream = stream;
+    cfg.attrs = &early;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, finish_slices_kernel<SplitRows, E>, prm);
+  }
+#endif
   finish_slices_kernel<SplitRows, E><<<grid, SplitRows::kBlockThreads, kShared, stream>>>(prm);
   return cudaGetLastError();
 }
 
 template <class E>
 cudaError_t launch_typed(const TruncateParams& prm, const LaunchLimits& lim, cudaStream_t stream) {
-  if (prm.split_slices > 1) return launch_split<E>(prm, stream);
+  if (prm.split_slices > 1) return launch_split<E>(prm, lim, stream);
   if (prm.batch <= lim.multiprocessors) return launch_shape<FewRows, E>(prm, prm.batch, stream);
   const int64_t grid = prm.batch < lim.many_rows_grid ? prm.batch : lim.many_rows_grid;
   return launch_shape<ManyRows, E>(prm, grid, stream);
@@ -57,6 +90,12 @@ cudaError_t occupancy_typed(int multiprocessors, LaunchLimits* lim) {
   e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&finish, finish_slices_kernel<SplitRows, E>,
                                                     SplitRows::kBlockThreads, kSplitShared);
   if (e != cudaSuccess) return e;
+  int device = 0, major = 0;
+  e = cudaGetDevice(&device);
+  if (e != cudaSuccess) return e;
+  e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+  if (e != cudaSuccess) return e;
+  lim->early_finish = !QRITA_HIP && major >= 9;
   lim->multiprocessors = multiprocessors;
   lim->many_rows_grid = (few > 0 && many > 0) ? int64_t(many) * multiprocessors : 0;
   lim->split_blocks = int64_t(gather < finish ? gather : finish) * multiprocessors;

@@ -16,6 +16,7 @@ struct LaunchLimits {
   int multiprocessors = 0;
   int64_t many_rows_grid = 0;
   int64_t split_blocks = 0;  // resident blocks of the split kernels
+  bool early_finish = false;  // the split finish kernel starts during the gather (sm_90)
 };
 
 // Parts per row for a mask call (1: one block per row). Small batches cut

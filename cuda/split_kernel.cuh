@@ -57,6 +57,7 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
   auto* regions = static_cast<SliceRegionOf<Policy>*>(prm.split_ws);
   const int S = prm.split_slices;
   const uint32_t n = static_cast<uint32_t>(prm.vocab);
+  grid_dependents_launch();  // kernel 2's blocks may start and wait for this one
   for (int64_t item = blockIdx.x; item < prm.batch * S; item += gridDim.x) {
     const int64_t r = item / S;
     const int s = static_cast<int>(item % S);
@@ -70,7 +71,7 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     smp.load(row, n);
     const uint32_t key_thr = row_threshold<Policy, E>(smp, n, ask, prm.ablation, sh);
     counters.lap(RowCounters::kThreshold);
-    gather_candidates<Policy, E>(row, lo, hi, key_thr, ask.want_p && !ask.want_k, sh);
+    gather_candidates<Policy, E, false>(row, lo, hi, key_thr, ask.want_p && !ask.want_k, sh);
     counters.lap(RowCounters::kGather);
     auto& reg = regions[item];
     const uint32_t kept = min(sh.cand_count, static_cast<uint32_t>(Policy::kCandidateCapacity));
@@ -158,6 +159,7 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
   const uint32_t n = static_cast<uint32_t>(prm.vocab);
   if (threadIdx.x == 0) sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
   __syncthreads();
+  grid_dependency_wait();  // kernel 1 wrote the regions (launched early: see launch_split)
   for (int64_t item = blockIdx.x; item < prm.batch * S; item += gridDim.x) {
     const int64_t r = item / S;
     const int s = static_cast<int>(item % S);

@@ -185,8 +185,9 @@ __device__ uint32_t sigma_threshold(Value sample_value, uint32_t n, uint32_t tar
 // the threshold value. kRestMass is a template argument: every instruction
 // of the loop is issued for every entry, even predicated off, and a warp
 // issues its next loads only after it has used the last ones (run 29: the
-// rest-mass code, predicated off, made joint calls 8 % slower).
-template <class Policy, class E, bool kRestMass, class Sh>
+// rest-mass code, predicated off, made joint calls 8 % slower). kLoadAhead
+// walks with for_each_chunk_overlapped (see gather_candidates).
+template <class Policy, class E, bool kRestMass, bool kLoadAhead, class Sh>
 __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo, uint32_t hi, uint32_t key_thr,
                                      Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
@@ -207,7 +208,7 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
   uint32_t keepable_count = 0;
   float max_x = -INFINITY, min_x = INFINITY;  // over keepable entries
   mass_t rest = 0;
-  for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t first, const auto& b, bool live) {
+  const auto each_entry = [&](auto count, uint32_t first, const auto& b, bool live) {
     constexpr int kCount = decltype(count)::value;
     bool cand[kCount];
     bool any = false;
@@ -227,7 +228,12 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
     if (!warp_any(any)) return;
 #pragma unroll
     for (int t = 0; t < kCount; ++t) append_candidate(cand[t], b[t], lo + first + t, sh);
-  });
+  };
+  if constexpr (kLoadAhead) {
+    for_each_chunk_overlapped<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, each_entry);
+  } else {
+    for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, each_entry);
+  }
   uint32_t max_key = keepable_count ? key_of(max_x) : 0u, min_key = keepable_count ? key_of(min_x) : ~0u;
   keepable_count = warp_sum(keepable_count);
   rest = warp_sum(rest);
@@ -244,13 +250,18 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
   __syncthreads();
 }
 
-template <class Policy, class E, class Sh>
+// kWholeRow: the part is a whole row. The top-p gather of a whole row,
+// which sums the rest mass, then loads its next vectors before using the
+// current ones (run 46: top-p alone at B >= 256 4-7 % faster); the other
+// gathers did not gain (joint, top-k) or lost (the split rows' short
+// parts, halves most: their loop spilled) and keep for_each_chunk.
+template <class Policy, class E, bool kWholeRow, class Sh>
 __device__ __forceinline__ void gather_candidates(const typename E::bits_t* row, uint32_t lo, uint32_t hi,
                                                   uint32_t key_thr, bool want_rest_mass, Sh& sh) {
   if (want_rest_mass) {
-    gather_candidates_as<Policy, E, true>(row, lo, hi, key_thr, sh);
+    gather_candidates_as<Policy, E, true, kWholeRow>(row, lo, hi, key_thr, sh);
   } else {
-    gather_candidates_as<Policy, E, false>(row, lo, hi, key_thr, sh);
+    gather_candidates_as<Policy, E, false, false>(row, lo, hi, key_thr, sh);
   }
 }
 
@@ -410,7 +421,7 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
       smp.load(row, n);
       const uint32_t thr2 = sigma_threshold<Policy, E>(smp, n, target2, sh);
       if (thr2 < key_thr) {
-        gather_candidates<Policy, E>(row, 0, n, thr2, true, sh);
+        gather_candidates<Policy, E, true>(row, 0, n, thr2, true, sh);
         top = KnownTop{};  // the buffer holds other entries now
         RowPlan plan;
         if (sh.cand_count <= Sh::kCapacity && sh.cand_count > 0 &&
@@ -774,7 +785,7 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
                                                       prm.ablation, sh);
     start_next();  // sigma_threshold read the words before its first barrier
     counters.lap(RowCounters::kThreshold);
-    gather_candidates<Policy, E>(row, 0, n, key_thr, ask.want_p && !ask.want_k, sh);
+    gather_candidates<Policy, E, true>(row, 0, n, key_thr, ask.want_p && !ask.want_k, sh);
     counters.lap(RowCounters::kGather);
     const uint32_t cands = sh.cand_count;
     const RowPlan plan = decide_row<Policy, E>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr, true,
