@@ -37,8 +37,6 @@ struct KnownTop {
   mass_t mass = 0;
 };
 
-constexpr float kLowestFinite = -3.40282347e38f;
-
 // Where binned_top_p found the end of the nucleus.
 enum class BinnedEnd {
   kUndecided,     // not found: nothing decided, nothing written
@@ -108,7 +106,7 @@ __device__ __noinline__ BinnedEnd binned_top_p(const typename E::bits_t* row, ty
 #pragma unroll
     for (int t = 0; t < decltype(count)::value; ++t) {
       const float x = E::to_float(b[t]);
-      if (!live || !(x >= kLowestFinite && x < top_v)) continue;  // not keepable, or a candidate
+      if (!live || !(x > -INFINITY && x < top_v)) continue;  // not keepable (NaN fails), or a candidate
       const mass_t m = scale.of(x);
       if (x < lo) {
         low += m;

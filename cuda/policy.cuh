@@ -34,6 +34,10 @@ struct TruncateAlgorithmPolicy {
   static constexpr float kSecondGatherFill = 0.75f;
   // ... when the first candidates hold at least this share of the goal.
   static constexpr float kSecondGatherMinReach = 0.5f;
+  // Top-p over a constant rest finds the last kept tie's index from the
+  // candidates' indices in at most this many block-wide counting steps
+  // (one per run of candidates passed), else reads the row in order.
+  static constexpr int kTieIndexSteps = 8;
   // The value bins of a whole-row top-p search start at most this far
   // below the row's maximum: lower entries carry no fixed-point mass
   // (e^-32 x 2^39 < 0.01), so they never end a nucleus.

@@ -216,31 +216,44 @@ __device__ void clear_histogram(Sh& sh, bool with_mass) {
 // the search so far, finds the value of the r-th largest proj. Returns
 // the value; *count_above gets how many rank above it and *count_equal
 // how many share it. In shared memory, once the sub-range left holds at
-// most Sh::kRankedCapacity entries, they are ranked directly: *nth_idx
-// then gets the index of the r-th itself (else kAnyIndex).
+// most Sh::kRankedCapacity entries, they are ranked directly, with every
+// entry above them when all fit: *nth_idx then gets the index of the r-th
+// itself (else kAnyIndex), and *ranked the number of entries from the top
+// left in sh.ranked_* in rank order (else 0).
 template <class Src, class Sh, class Member, class Proj>
 __device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Proj proj, KeyRange range,
                                       uint32_t r, uint32_t* count_above, uint32_t* count_equal,
-                                      uint32_t* nth_idx) {
+                                      uint32_t* nth_idx, uint32_t* ranked) {
   const int bits = sh.digit_bits;
   const uint32_t digit_mask = (1u << bits) - 1;
   const int settled = settled_bits(range, bits);
   uint32_t prefix = settled ? range.hi & (~0u << (kKeyBits - settled)) : 0u, above = 0;
   uint32_t in_sub_range = ~0u;  // unknown before the first step
   *nth_idx = kAnyIndex;
+  *ranked = 0;
   for (int shift = kKeyBits - settled - bits; shift >= 0; shift -= bits) {
     const uint32_t hi = shift + bits >= kKeyBits ? 0u : (~0u << (shift + bits));
     if constexpr (!kScansInOrder<Src>) {
-      if (in_sub_range <= static_cast<uint32_t>(Sh::kRankedCapacity)) {
+      constexpr uint32_t kRanked = Sh::kRankedCapacity;
+      if (in_sub_range <= kRanked) {
+        // Every member above the sub-range is above it in this digit order.
+        const bool from_top = above + in_sub_range <= kRanked;
+        const uint32_t base = from_top ? 0u : above;  // ranks before the ranked list's first
         rank_entries<false, Src::kBlockThreads>(
-            src, sh, [&](uint32_t key, uint32_t idx) { return member(key, idx) && (proj(key, idx) & hi) == prefix; },
+            src, sh,
+            [&](uint32_t key, uint32_t idx) {
+              const uint32_t v = proj(key, idx) & hi;
+              return member(key, idx) && (v == prefix || (from_top && v > prefix));
+            },
             proj, MassScale{});
-        const uint32_t run = sh.hist_count[r - 1];
-        const uint32_t v = sh.ranked_key[r - 1];
-        *nth_idx = sh.ranked_idx[r - 1];
-        *count_above = above + run_first(run);
+        const uint32_t at = above + r - 1 - base;
+        const uint32_t run = sh.hist_count[at];
+        const uint32_t v = sh.ranked_key[at];
+        *nth_idx = sh.ranked_idx[at];
+        *count_above = base + run_first(run);
         *count_equal = run_last(run) - run_first(run) + 1;
-        __syncthreads();  // the ranks and runs are reused
+        if (from_top) *ranked = above + in_sub_range;
+        __syncthreads();  // every thread read the rank before the arrays are reused
         return v;
       }
     }
@@ -277,16 +290,17 @@ __device__ Pivot rank_ties(const Src& src, Sh& sh, Pivot floor, uint32_t v, uint
   if constexpr (kScansInOrder<Src>) {
     return Pivot{v, src.nth_in_order(tie, need, sh)};
   } else {
-    uint32_t above, equal, nth_idx;
+    uint32_t above, equal, nth_idx, ranked;
     const uint32_t inv = radix_select_desc(src, sh, tie, [](uint32_t, uint32_t idx) { return ~idx; }, KeyRange{},
-                                           need, &above, &equal, &nth_idx);
+                                           need, &above, &equal, &nth_idx, &ranked);
     return Pivot{v, ~inv};
   }
 }
 
 struct Cut {
   Pivot pivot;
-  uint32_t kept;  // entries at or above the pivot
+  uint32_t kept;        // entries at or above the pivot
+  uint32_t ranked = 0;  // the first `ranked` of them (or more) are in sh.ranked_* in rank order
 };
 
 // Keeps the first r entries in rank order among those at or above floor
@@ -295,15 +309,15 @@ struct Cut {
 template <class Src, class Sh>
 __device__ Cut select_rank(const Src& src, Sh& sh, Pivot floor, uint32_t r, bool keep_ties, KeyRange range = {},
                            uint32_t ceiling = ~0u) {
-  uint32_t above, ties, nth_idx;
+  uint32_t above, ties, nth_idx, ranked;
   const uint32_t v = radix_select_desc(
       src, sh, [&](uint32_t key, uint32_t idx) { return key < ceiling && at_or_above(key, idx, floor); },
-      [](uint32_t key, uint32_t) { return key; }, range, r, &above, &ties, &nth_idx);
+      [](uint32_t key, uint32_t) { return key; }, range, r, &above, &ties, &nth_idx, &ranked);
   const uint32_t need = r - above;
   const bool whole_key = keep_ties || need >= ties;  // no order among the ties needed
   const Pivot p = whole_key || nth_idx == kAnyIndex ? rank_ties(src, sh, floor, v, need, ties, keep_ties)
                                                     : Pivot{v, nth_idx};
-  return Cut{p, whole_key ? above + ties : r};
+  return Cut{p, whole_key ? above + ties : r, ranked};
 }
 
 // Total fixed-point mass of the entries at or above floor.

@@ -346,12 +346,13 @@ __device__ bool settle_from_candidates(uint32_t thr, float p, MassScale scale, b
 // The index of the j-th entry (from 1), in index order, that is not one of
 // the cands candidates in shared memory, from their indices alone: the
 // fixed point of x = j - 1 + #(candidates at or below x), reached from
-// below, one step per run of candidates passed. ~0u after kSteps steps.
-template <int kThreads, class Sh>
+// below, one step per run of candidates passed. ~0u after
+// Policy::kTieIndexSteps steps.
+template <class Policy, class Sh>
 __device__ uint32_t nth_outside_candidates(uint32_t j, uint32_t cands, Sh& sh) {
-  constexpr int kSteps = 8;
+  constexpr int kThreads = Policy::kBlockThreads;
   uint32_t x = j - 1;
-  for (int step = 0; step < kSteps; ++step) {
+  for (int step = 0; step < Policy::kTieIndexSteps; ++step) {
     uint32_t m = 0;
     for (uint32_t i = threadIdx.x; i < cands; i += kThreads) m += sh.cand_idx[i] <= x ? 1u : 0u;
     const uint32_t next = j - 1 + static_cast<uint32_t>(block_sum<kThreads>(mass_t(m), sh.scratch_u64));
@@ -360,6 +361,10 @@ __device__ uint32_t nth_outside_candidates(uint32_t j, uint32_t cands, Sh& sh) {
   }
   return ~0u;
 }
+
+// Step 4, the mask (below).
+template <class Policy, class E, class Sh>
+__device__ void write_mask(typename E::bits_t* row, uint32_t lo, uint32_t hi, const RowPlan& plan, Sh& sh);
 
 // Top-p where the candidates did not settle the row: its nucleus reaches
 // below them (or the top-k cut left more than the buffer), so the row is
@@ -391,15 +396,15 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
     // indices place the j-th, and the row is kept up to it (a mask: -Inf
     // written after it, the candidates there put back; no read).
     if (!keep_ties && j < ties && sh.n_keepable == n) {
-      const uint32_t last = nth_outside_candidates<Policy::kBlockThreads>(j, cands, sh);
+      const uint32_t last = nth_outside_candidates<Policy>(j, cands, sh);
       if (last != ~0u) {
         RowPlan plan{Cut{Pivot{tie_key, last}, cands + j}, false, false, true};
         if (mask_out) {
-          fill_neg_inf<E, Policy::kBlockThreads>(mask_out + last + 1, n - last - 1);
-          __syncthreads();  // the fill lands before the candidates after it
-          for (uint32_t i = threadIdx.x; i < cands; i += Policy::kBlockThreads)
-            if (sh.cand_idx[i] > last) mask_out[sh.cand_idx[i]] = static_cast<typename E::bits_t>(sh.cand_bits[i]);
-          plan.rest_written = true;  // candidates rank above the pivot: none is dropped
+          // Past the last kept tie only candidates stay: that suffix is
+          // written as an in-shared plan's mask is (no read). Candidates
+          // rank above the pivot, so none of them is dropped.
+          write_mask<Policy, E>(mask_out, last + 1, n, RowPlan{plan.cut, true}, sh);
+          plan.rest_written = true;
         }
         return plan;
       }
@@ -523,7 +528,7 @@ __device__ __noinline__ RowPlan decide_row(const typename E::bits_t* row, uint32
   const float max_value = float_of_key(sh.max_key);
   const MassScale scale{max_value, isinf(max_value)};
   if (plan.in_shared && plan.cut.kept <= static_cast<uint32_t>(Sh::kRankedCapacity)) {
-    RowPlan ranked{ranked_top_p<kThreads, E>(sh, plan.cut.pivot, p, scale, keep_ties), true};
+    RowPlan ranked{ranked_top_p<kThreads, E>(sh, plan.cut, p, scale, keep_ties), true};
     ranked.read_row = plan.read_row;
     ranked.ranked = true;
     return ranked;
