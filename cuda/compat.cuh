@@ -74,6 +74,17 @@ __device__ __forceinline__ void async_copy_wait_all() {
 #endif
 }
 
+// Asks the L2 for the cache line holding p, holding no register and
+// waiting for nothing (a hint: a later load of it is then an L2 hit).
+// No-op on HIP.
+__device__ __forceinline__ void prefetch_l2(const void* p) {
+#if !QRITA_HIP && defined(__CUDA_ARCH__)
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#else
+  (void)p;
+#endif
+}
+
 // Programmatic dependent launch (sm_90): a kernel launched with it may
 // start while the kernel before it in the stream still runs, once every
 // block of that one has called grid_dependents_launch (or exited);

@@ -138,6 +138,17 @@ __device__ __forceinline__ void for_each_chunk_overlapped(const typename E::bits
   }
 }
 
+// Asks the L2 for the n elements at row, one request per 32-byte sector
+// (the unit of the L2's fills), so that a later walk over them waits for
+// the L2, not for device memory.
+template <class E, int kThreads>
+__device__ __forceinline__ void prefetch_row_l2(const typename E::bits_t* row, uint32_t n) {
+  constexpr uint32_t kSector = 32;
+  const char* bytes = reinterpret_cast<const char*>(row);
+  const uint32_t len = n * static_cast<uint32_t>(sizeof(typename E::bits_t));
+  for (uint32_t off = threadIdx.x * kSector; off < len; off += kThreads * kSector) prefetch_l2(bytes + off);
+}
+
 // Stores `count` elements at row[first] (a whole vector for the body).
 template <class E, int kCount>
 __device__ __forceinline__ void store_chunk(typename E::bits_t* row, uint32_t first,

@@ -40,12 +40,22 @@ struct SliceRegion {
 template <class Policy>
 using SliceRegionOf = SliceRegion<Policy::kCandidateCapacity>;
 
-// Part s of S of a row of n entries: boundaries on whole 16-byte vectors
-// of the narrowest element type (relative to the row start).
+// Parts start on multiples of this many entries: whole 16-byte vectors of
+// the narrowest element type (relative to the row start).
+constexpr uint32_t kSliceAlign = 8;
+
+// Part s of S of a row of n entries.
 __device__ __forceinline__ void slice_bounds(uint32_t n, int s, int S, uint32_t* lo, uint32_t* hi) {
-  constexpr uint32_t kAlign = 8;
-  *lo = s == 0 ? 0u : static_cast<uint32_t>(uint64_t(n) * s / S) & ~(kAlign - 1);
-  *hi = s == S - 1 ? n : static_cast<uint32_t>(uint64_t(n) * (s + 1) / S) & ~(kAlign - 1);
+  *lo = s == 0 ? 0u : static_cast<uint32_t>(uint64_t(n) * s / S) & ~(kSliceAlign - 1);
+  *hi = s == S - 1 ? n : static_cast<uint32_t>(uint64_t(n) * (s + 1) / S) & ~(kSliceAlign - 1);
+}
+
+// Entries of a part of n / S that the gather reads in one trip of
+// kLoadsInFlight vectors a thread, whatever the element type (the fp32
+// count, less the rounding of the part's bounds).
+template <class Policy>
+constexpr int64_t slice_trip_entries() {
+  return int64_t(Policy::kBlockThreads) * Policy::kLoadsInFlight * (16 / sizeof(float)) - kSliceAlign;
 }
 
 template <class Policy, class E>
@@ -69,6 +79,10 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     RowCounters counters = row_counters(prm, r, s == 0);
     RowSample<Policy, E> smp;
     smp.load(row, n);
+    // A part read in one trip moves to the L2 while the threshold waits
+    // for the sample: the gather's loads then wait for the L2 only.
+    if (hi - lo <= slice_trip_entries<Policy>())
+      prefetch_row_l2<E, Policy::kBlockThreads>(row + lo, hi - lo);
     const uint32_t key_thr = row_threshold<Policy, E>(smp, n, ask, prm.ablation, sh);
     counters.lap(RowCounters::kThreshold);
     gather_candidates<Policy, E, false>(row, lo, hi, key_thr, ask.want_p && !ask.want_k, sh);

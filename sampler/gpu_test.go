@@ -62,10 +62,12 @@ func manyRowsCases() []testcases.Case { return largeRowCases(270, 8192, 300) }
 
 // LLM-sized rows through the paths that matter: candidates in shared
 // memory (top-k, joint, top-p alone) and the exact fallback (flat and
-// one-hot rows), in split rows (batch 8) and in the many-rows shape.
+// one-hot rows), in split rows (on an H200, batch 8: 16 parts a row;
+// batch 2: 32, the most) and in the many-rows shape.
 func TestGPUMatchesReferenceOnLargeRows(t *testing.T) {
 	s := newGPU(t)
-	cases := append(largeRowCases(8, 128256, 77), manyRowsCases()...)
+	cases := append(largeRowCases(8, 128256, 77), largeRowCases(2, 160000, 500)...)
+	cases = append(cases, manyRowsCases()...)
 	// Heavy-tailed rows at the largest preset vocabulary: some top-p rows
 	// have a nucleus below the first threshold (the second gather) or
 	// beyond the buffer (the whole-row search).
