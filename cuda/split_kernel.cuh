@@ -100,34 +100,57 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
 }
 
 // Loads the S regions of a row into sh as one gather would have left them;
-// returns the row's threshold. Every slot is fetched independently (the
-// part holding it found by a search over the parts' starts), so the loads
-// overlap instead of waiting on each part in turn.
+// returns the row's threshold. The first slots of every part are fetched
+// together with the parts' headers, before their counts are known (slots
+// past a count are dropped), so a row whose parts hold at most that many
+// candidates each waits for one L2 round trip, not two; the slots of
+// fuller parts are then fetched independently (the part holding each
+// found by a search over the parts' starts), so those loads overlap too.
 template <class Policy, class Sh>
 __device__ uint32_t load_row_regions(const SliceRegionOf<Policy>* regs, int S, Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
   constexpr uint32_t kCap = Policy::kCandidateCapacity;
   constexpr int kBatch = 4;  // slots a thread fetches before storing any
   static_assert(Policy::kMaxSlices <= kWarpSize, "one lane per part");
-  uint32_t* starts = sh.hist_count;  // where each part's candidates start
+  static_assert(2 * kWarpSize + 1 <= kDigitBins, "starts, counts and the largest count fit the histogram");
+  uint32_t* starts = sh.hist_count;              // where each part's candidates start
+  uint32_t* counts = sh.hist_count + kWarpSize;  // how many each part has
+  uint32_t* most = sh.hist_count + 2 * kWarpSize;
+  // Slot q = u x kThreads + thread of the first fetch is slot q % ahead of
+  // part q / ahead: consecutive lanes read consecutive slots of a part.
+  const uint32_t ahead = min(static_cast<uint32_t>(kThreads * kBatch / S), kCap);
+  uint32_t bits[kBatch] = {}, idx[kBatch] = {};
+#pragma unroll
+  for (int u = 0; u < kBatch; ++u) {
+    const uint32_t q = u * kThreads + threadIdx.x, part = q / ahead;
+    if (part < static_cast<uint32_t>(S)) {
+      bits[u] = regs[part].bits[q % ahead];
+      idx[u] = regs[part].idx[q % ahead];
+    }
+  }
   if (warp_id() == 0) {
     const bool mine = lane_id() < S;
     const SliceHeader h = mine ? regs[lane_id()].head : SliceHeader{0, 0, 0, 0, 0, ~0u, 0};
     const uint32_t incl = warp_inclusive_scan(h.count);
-    uint32_t max_key = h.max_key, min_key = h.min_key;
+    uint32_t max_key = h.max_key, min_key = h.min_key, max_count = h.count;
     for (int off = kWarpSize / 2; off > 0; off /= 2) {
       max_key = max(max_key, warp_shfl_xor(max_key, off));
       min_key = min(min_key, warp_shfl_xor(min_key, off));
+      max_count = max(max_count, warp_shfl_xor(max_count, off));
     }
     const uint32_t keepable_n = warp_sum(h.keepable);
     const mass_t rest = warp_sum(h.mass_rest);
-    if (mine) starts[lane_id()] = incl - h.count;
+    if (mine) {
+      starts[lane_id()] = incl - h.count;
+      counts[lane_id()] = h.count;
+    }
     if (lane_id() == kWarpSize - 1) {
       sh.cand_count = incl;
       sh.n_keepable = keepable_n;
       sh.max_key = max_key;
       sh.min_key = min_key;
       sh.mass_rest = rest;
+      *most = max_count;
     }
     if (lane_id() == 0) sh.choice.digit = h.key_thr;
   }
@@ -135,26 +158,40 @@ __device__ uint32_t load_row_regions(const SliceRegionOf<Policy>* regs, int S, S
   const uint32_t key_thr = sh.choice.digit;
   const uint32_t total = sh.cand_count;
   if (total <= kCap) {
-    for (uint32_t base = 0; base < total; base += kThreads * kBatch) {
-      uint32_t bits[kBatch], idx[kBatch];
 #pragma unroll
-      for (int u = 0; u < kBatch; ++u) {
-        const uint32_t i = base + u * kThreads + threadIdx.x;
-        if (i >= total) continue;
-        int lo = 0, hi = S - 1;  // the last part starting at or before i
-        while (lo < hi) {
-          const int mid = (lo + hi + 1) / 2;
-          if (starts[mid] <= i) lo = mid; else hi = mid - 1;
-        }
-        bits[u] = regs[lo].bits[i - starts[lo]];
-        idx[u] = regs[lo].idx[i - starts[lo]];
+    for (int u = 0; u < kBatch; ++u) {
+      const uint32_t q = u * kThreads + threadIdx.x, part = q / ahead, slot = q % ahead;
+      if (part < static_cast<uint32_t>(S) && slot < counts[part]) {
+        sh.cand_bits[starts[part] + slot] = bits[u];
+        sh.cand_idx[starts[part] + slot] = idx[u];
       }
+    }
+    if (*most > ahead) {
+      for (uint32_t base = 0; base < total; base += kThreads * kBatch) {
+        bool take[kBatch];
 #pragma unroll
-      for (int u = 0; u < kBatch; ++u) {
-        const uint32_t i = base + u * kThreads + threadIdx.x;
-        if (i >= total) continue;
-        sh.cand_bits[i] = bits[u];
-        sh.cand_idx[i] = idx[u];
+        for (int u = 0; u < kBatch; ++u) {
+          const uint32_t i = base + u * kThreads + threadIdx.x;
+          take[u] = false;
+          if (i >= total) continue;
+          int lo = 0, hi = S - 1;  // the last part starting at or before i
+          while (lo < hi) {
+            const int mid = (lo + hi + 1) / 2;
+            if (starts[mid] <= i) lo = mid; else hi = mid - 1;
+          }
+          const uint32_t slot = i - starts[lo];
+          if (slot < ahead) continue;  // fetched with the headers
+          take[u] = true;
+          bits[u] = regs[lo].bits[slot];
+          idx[u] = regs[lo].idx[slot];
+        }
+#pragma unroll
+        for (int u = 0; u < kBatch; ++u) {
+          if (!take[u]) continue;
+          const uint32_t i = base + u * kThreads + threadIdx.x;
+          sh.cand_bits[i] = bits[u];
+          sh.cand_idx[i] = idx[u];
+        }
       }
     }
   }
