@@ -102,10 +102,11 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
 // Loads the S regions of a row into sh as one gather would have left them;
 // returns the row's threshold. The first slots of every part are fetched
 // together with the parts' headers, before their counts are known (slots
-// past a count are dropped), so a row whose parts hold at most that many
-// candidates each waits for one L2 round trip, not two; the slots of
-// fuller parts are then fetched independently (the part holding each
-// found by a search over the parts' starts), so those loads overlap too.
+// past a count are dropped): they need no search over the parts' starts,
+// five dependent shared loads a slot (PERFLOG run 52: top-p alone's ~1700
+// candidates 4-6 % faster; the saved L2 round trip did not show). Slots of
+// fuller parts are then fetched independently, each part found by that
+// search, so those loads overlap too.
 template <class Policy, class Sh>
 __device__ uint32_t load_row_regions(const SliceRegionOf<Policy>* regs, int S, Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
