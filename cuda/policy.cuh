@@ -12,8 +12,8 @@ struct TruncateAlgorithmPolicy {
   static constexpr int kCandidateCapacity = 4096;
   // Rows this short are gathered whole: no sampling needed.
   static constexpr int kGatherWholeRowBelow = kCandidateCapacity;
-  // Strided sample for the mean and deviation of the row (summed by one
-  // warp in a fixed order, so the statistics do not depend on the block
+  // Strided sample for the mean and deviation of the row (summed by a
+  // fixed tree of warps, so the statistics do not depend on the block
   // size).
   static constexpr int kSampleSize = 1024;
   // A sample with at most this many values above its smallest counts as

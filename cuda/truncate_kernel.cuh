@@ -106,12 +106,24 @@ template <class Policy, class E, class Sh, class Value>
 __device__ uint32_t sigma_threshold(Value sample_value, uint32_t n, uint32_t target, Sh& sh) {
   constexpr uint32_t kAll = kKeyNegInf + 1;
   if (n <= static_cast<uint32_t>(Policy::kGatherWholeRowBelow)) return kAll;
-  // Every thread stages part of the sample; warp 0 reduces it in a fixed
-  // order, so the statistics do not depend on the block size. The
-  // candidate buffer is free until the gather.
+  // Every thread stages part of the sample. The statistics are summed by a
+  // fixed tree, so they do not depend on the block size: each group of 32
+  // consecutive samples by one warp's shuffles, then the groups' sums by
+  // warp 0 (warp 0 walking all 1024 samples in one chain of double adds,
+  // then again to count the smallest, took 2.4k cycles: PERFLOG run 54).
+  // The candidate buffer is free until the gather.
   static_assert(Policy::kSampleSize <= Sh::kCapacity, "the sample fits the candidate buffer");
   static_assert(Policy::kSampleSize % kWarpSize == 0, "lanes split the sample evenly");
+  struct GroupStats {
+    double s1, s2;      // sums of the finite samples and of their squares
+    float lo, hi;       // their extremes
+    uint32_t cnt, at_lo;  // how many are finite, and equal to lo
+  };
+  constexpr int kGroups = Policy::kSampleSize / kWarpSize;
+  static_assert(kGroups <= kWarpSize, "warp 0 sums one group a lane");
+  static_assert(kGroups * sizeof(GroupStats) <= sizeof(sh.cand_idx), "the groups fit the index buffer");
   float* sample = reinterpret_cast<float*>(sh.cand_bits);
+  auto* groups = reinterpret_cast<GroupStats*>(sh.cand_idx);
   constexpr int kPerThread = (Policy::kSampleSize + Policy::kBlockThreads - 1) / Policy::kBlockThreads;
 #pragma unroll
   for (int t = 0; t < kPerThread; ++t) {
@@ -119,64 +131,65 @@ __device__ uint32_t sigma_threshold(Value sample_value, uint32_t n, uint32_t tar
     if (j < Policy::kSampleSize) sample[j] = sample_value(j, t);
   }
   __syncthreads();
-  if (warp_id() == 0) {
-    double s1 = 0, s2 = 0, cnt = 0;
-    float lo = INFINITY, hi = -INFINITY;
-    for (int j = lane_id(); j < Policy::kSampleSize; j += kWarpSize) {
-      const float x = sample[j];
-      if (isfinite(x)) {
-        s1 += x;
-        s2 += double(x) * x;
-        cnt += 1;
-        lo = fminf(lo, x);
-        hi = fmaxf(hi, x);
-      }
-    }
-    s1 = warp_sum(s1);
-    s2 = warp_sum(s2);
-    cnt = warp_sum(cnt);
+  const auto extremes = [](float& lo, float& hi) {
     for (int off = kWarpSize / 2; off > 0; off /= 2) {
       lo = fminf(lo, warp_shfl_xor(lo, off));
       hi = fmaxf(hi, warp_shfl_xor(hi, off));
     }
-    double at_lo = 0;  // sampled values equal to the smallest
-    for (int j = lane_id(); j < Policy::kSampleSize; j += kWarpSize) at_lo += sample[j] == lo ? 1.0 : 0.0;
-    at_lo = warp_sum(at_lo);
+  };
+  for (int g = warp_id(); g < kGroups; g += Policy::kBlockThreads / kWarpSize) {
+    const float x = sample[g * kWarpSize + lane_id()];
+    const bool finite = isfinite(x);
+    const double s1 = warp_sum(finite ? double(x) : 0.0);
+    const double s2 = warp_sum(finite ? double(x) * x : 0.0);
+    float lo = finite ? x : INFINITY, hi = finite ? x : -INFINITY;
+    extremes(lo, hi);
+    const uint32_t cnt = popcount(warp_ballot(finite)), at_lo = popcount(warp_ballot(finite && x == lo));
+    if (lane_id() == 0) groups[g] = GroupStats{s1, s2, lo, hi, cnt, at_lo};
+  }
+  __syncthreads();
+  if (warp_id() == 0) {
+    const GroupStats gs = lane_id() < kGroups ? groups[lane_id()] : GroupStats{0.0, 0.0, INFINITY, -INFINITY, 0, 0};
+    const double s1 = warp_sum(gs.s1), s2 = warp_sum(gs.s2);
+    const uint32_t cnt = warp_sum(gs.cnt);
+    float lo = gs.lo, hi = gs.hi;
+    extremes(lo, hi);
+    const uint32_t at_lo = warp_sum(gs.lo == lo ? gs.at_lo : 0u);  // sampled values equal to the smallest
     if (lane_id() == 0) {
-      sh.scratch_f64[0] = s1;
-      sh.scratch_f64[1] = s2;
-      sh.scratch_f64[2] = cnt;
-      sh.scratch_f64[3] = lo;
-      sh.scratch_f64[4] = hi;
-      sh.scratch_f64[5] = at_lo;
+      uint32_t key;
+      const float q = float(target) * float(Policy::kSampleSize) / (float(n) * float(cnt));  // target / expected
+      if (cnt == 0 || q >= 0.25f) {
+        key = kAll;
+      } else if (lo == hi) {
+        // A constant sample (one-hot or constant rows) has no spread to
+        // scale: keep what lies strictly above it. If that is fewer than
+        // k, the search below the threshold settles the rest (decide_row).
+        key = key_of(hi) + 1;
+      } else if (at_lo + Policy::kSampleOutliers >= cnt) {
+        // Nor does a sample with only a few values above its smallest (a
+        // one-hot row whose hot entry was sampled: its spread would put the
+        // threshold above the rest, which is then no longer one key and
+        // takes a search over the row, PERFLOG run 43).
+        key = key_of(lo) + 1;
+      } else {
+        // The threshold is a guess (any value gives exact results): the
+        // quantile is taken in float, only the mean in double.
+        const double inv = 1.0 / cnt, mean = s1 * inv;
+        const float sd = sqrtf(static_cast<float>(fmax(0.0, s2 * inv - mean * mean)));
+        float t = -log2f(q) * kQuantileStepsPerOctave;
+        t = fminf(fmaxf(t, 1.0f), float(kQuantileEntries - 1));
+        const int i = min(static_cast<int>(t), kQuantileEntries - 2);
+        const float z = kNormalQuantiles[i] + (t - i) * (kNormalQuantiles[i + 1] - kNormalQuantiles[i]);
+        const float thr = static_cast<float>(mean + double((z - Policy::kSigmaMargin) * sd));
+        key = isfinite(thr) ? max(key_of(thr), kAll) : kAll;
+      }
+      sh.choice.digit = key;
     }
   }
   __syncthreads();
-  const double s1 = sh.scratch_f64[0], s2 = sh.scratch_f64[1], cnt = sh.scratch_f64[2], at_lo = sh.scratch_f64[5];
-  const float lo = static_cast<float>(sh.scratch_f64[3]), hi = static_cast<float>(sh.scratch_f64[4]);
-  __syncthreads();  // scratch is reused
-  if (cnt == 0) return kAll;
-  const double mean = s1 / cnt;
-  const double sd = sqrt(fmax(0.0, s2 / cnt - mean * mean));
-  const double expected = double(n) * cnt / Policy::kSampleSize;
-  const double q = double(target) / expected;
-  if (q >= 0.25) return kAll;
-  // A constant sample (one-hot or constant rows) has no spread to scale:
-  // keep what lies strictly above it. If that is fewer than k, the search
-  // below the threshold settles the rest (decide_row).
-  if (lo == hi) return key_of(hi) + 1;
-  // Nor does a sample with only a few values above its smallest (a one-hot
-  // row whose hot entry was sampled: its spread would put the threshold
-  // above the rest, which is then no longer one key and takes a search
-  // over the row, PERFLOG run 43).
-  if (at_lo + Policy::kSampleOutliers >= cnt) return key_of(lo) + 1;
-  double t = -log2(q) * kQuantileStepsPerOctave;
-  t = fmin(fmax(t, 1.0), double(kQuantileEntries - 1));
-  const int i = min(static_cast<int>(t), kQuantileEntries - 2);
-  const double z = kNormalQuantiles[i] + (t - i) * (kNormalQuantiles[i + 1] - kNormalQuantiles[i]);
-  const float thr = static_cast<float>(mean + (z - Policy::kSigmaMargin) * sd);
-  if (!isfinite(thr)) return kAll;
-  return max(key_of(thr), kAll);
+  const uint32_t key = sh.choice.digit;
+  __syncthreads();  // choice is reused
+  return key;
 }
 
 // Pass 2 over the part [lo, hi) of a row: gathers keys >= key_thr (with
@@ -432,6 +445,12 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
         if (sh.cand_count <= Sh::kCapacity && sh.cand_count > 0 &&
             settle_from_candidates<Policy, E>(thr2, p, scale, keep_ties, sh, &top, &reached, &plan))
           return plan;
+      } else {
+        // sigma_threshold staged the sample over the candidates, and a
+        // sample that yields no lower threshold (constant, or all but a few
+        // values at its smallest) gains nothing from a deeper gather: the
+        // same candidates again, for the searches below that may read them.
+        gather_candidates<Policy, E, true>(row, 0, n, key_thr, true, sh);
       }
     }
   }
