@@ -107,11 +107,11 @@ __device__ uint32_t sigma_threshold(Value sample_value, uint32_t n, uint32_t tar
   constexpr uint32_t kAll = kKeyNegInf + 1;
   if (n <= static_cast<uint32_t>(Policy::kGatherWholeRowBelow)) return kAll;
   // Every thread stages part of the sample. The statistics are summed by a
-  // fixed tree, so they do not depend on the block size: each group of 32
-  // consecutive samples by one warp's shuffles, then the groups' sums by
-  // warp 0 (warp 0 walking all 1024 samples in one chain of double adds,
-  // then again to count the smallest, took 2.4k cycles: PERFLOG run 54).
-  // The candidate buffer is free until the gather.
+  // fixed tree, so they do not depend on the block size: each group of a
+  // warp's width of consecutive samples by one warp's shuffles, then the
+  // groups' sums by warp 0 (warp 0 walking all 1024 samples in one chain
+  // of double adds, then again to count the smallest, took 2.4k cycles:
+  // PERFLOG run 54). The candidate buffer is free until the gather.
   static_assert(Policy::kSampleSize <= Sh::kCapacity, "the sample fits the candidate buffer");
   static_assert(Policy::kSampleSize % kWarpSize == 0, "lanes split the sample evenly");
   struct GroupStats {
