@@ -42,7 +42,7 @@ var largeRowSettings = []struct {
 }
 
 var largeRowDists = []testcases.Dist{testcases.LLMLike, testcases.Flat, testcases.Peaked, testcases.OneHot,
-	testcases.NegInfMask90, testcases.BF16Ties}
+	testcases.NegInfMask90, testcases.BF16Ties, testcases.Plateau}
 
 // Cases of every large-row distribution and setting at one shape.
 func largeRowCases(batch, vocab int, seed uint64) []testcases.Case {

@@ -46,6 +46,13 @@ const (
 	AllNegInf
 	// SmallInts is integers 0..7: heavy ties at every rank.
 	SmallInts
+	// Plateau is 0 almost everywhere, with 0.35 % of the tokens in [5, 7)
+	// and 0.05 % in (-2, 0]: a strided sample sees (nearly) only the
+	// plateau, so a sampled threshold sits just above it, and a top-p
+	// nucleus of p = 0.9 takes part of the plateau's ties beyond the
+	// tokens above it (the GPU's second top-p gather finds no lower
+	// threshold there).
+	Plateau
 
 	numDists // keep last
 )
@@ -67,6 +74,7 @@ var distNames = [numDists]string{
 	Huge:         "huge",
 	AllNegInf:    "allneginf",
 	SmallInts:    "smallints",
+	Plateau:      "plateau",
 }
 
 func (d Dist) String() string {
@@ -199,6 +207,14 @@ func Fill(row []float32, d Dist, rng *rand.Rand) {
 	case SmallInts:
 		for i := range row {
 			row[i] = float32(rng.IntN(8))
+		}
+	case Plateau:
+		clear(row)
+		for _, i := range distinct(rng, v, max(1, v*35/10000)) {
+			row[i] = float32(5 + 2*rng.Float64())
+		}
+		for _, i := range distinct(rng, v, v*5/10000) {
+			row[i] = float32(-2 * rng.Float64())
 		}
 	default:
 		panic(fmt.Sprintf("testcases: unknown %v", d))

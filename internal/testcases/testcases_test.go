@@ -81,6 +81,12 @@ func TestDistributionsHaveTheirDefiningProperty(t *testing.T) {
 			assert.Positive(t, count(row, isNaN), d)
 		case SmallInts:
 			assert.Len(t, distinctValues, 8, d)
+		case Plateau:
+			assert.GreaterOrEqual(t, count(row, func(x float32) bool { return x == 0 }), v*996/1000, d)
+			high := count(row, func(x float32) bool { return x >= 5 && x < 7 })
+			assert.Positive(t, high, d)
+			assert.LessOrEqual(t, high, max(1, v*35/10000), d)
+			assert.Zero(t, count(row, func(x float32) bool { return x != 0 && (x <= -2 || x > 0 && x < 5 || x >= 7) }), d)
 		default:
 			t.Errorf("no property checked for %v", d)
 		}
