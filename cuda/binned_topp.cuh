@@ -140,7 +140,6 @@ __device__ __noinline__ BinnedEnd binned_top_p(const typename E::bits_t* row, ty
   s.mass_above = top.mass + c.mass_above;
   s.goal = goal;
   s.counted = true;
-  s.shift = kKeyBits - sh.digit_bits;
   *cut = finish_mass(SharedSource<E, Policy::kBlockThreads, Sh>{&sh, c.count_in}, sh, kPivotAll,
                      [goal](double) { return goal; }, scale, keep_ties, s);
   return BinnedEnd::kInBin;

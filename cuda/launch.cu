@@ -40,9 +40,15 @@ bool may_launch_early(const LaunchLimits& lim, cudaStream_t stream) {
 // runs and wait in grid_dependency_wait, so the gap between the two
 // launches leaves the critical path of small batches.
 template <class E>
-cudaError_t launch_split(const TruncateParams& prm, const LaunchLimits& lim, cudaStream_t stream) {
-  const unsigned grid = static_cast<unsigned>(prm.batch * prm.split_slices);
+cudaError_t launch_split(const TruncateParams& args, const LaunchLimits& lim, cudaStream_t stream) {
+  const unsigned grid = static_cast<unsigned>(args.batch * args.split_slices);
   constexpr size_t kShared = sizeof(TruncateShared<SplitRows>);
+  // The parts are asked of the L2 only with one block a multiprocessor:
+  // with two, the second block's requests delay the first one's sample
+  // (PERFLOG run 50: B=16 x 128256 0.5 us slower with them; run 49: the
+  // 32 MB of B=64 held every sample back 4k cycles).
+  TruncateParams prm = args;
+  prm.split_prefetch = grid <= static_cast<unsigned>(lim.multiprocessors);
   gather_slices_kernel<SplitRows, E><<<grid, SplitRows::kBlockThreads, kShared, stream>>>(prm);
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return e;

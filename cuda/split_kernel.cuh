@@ -55,7 +55,7 @@ __device__ __forceinline__ void slice_bounds(uint32_t n, int s, int S, uint32_t*
 // count, less the rounding of the part's bounds).
 template <class Policy>
 constexpr int64_t slice_trip_entries() {
-  return int64_t(Policy::kBlockThreads) * Policy::kLoadsInFlight * (16 / sizeof(float)) - kSliceAlign;
+  return int64_t(Policy::kBlockThreads) * Policy::kLoadsInFlight * RowSplit<F32>::kVec - kSliceAlign;
 }
 
 template <class Policy, class E>
@@ -79,10 +79,9 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     RowCounters counters = row_counters(prm, r, s == 0);
     RowSample<Policy, E> smp;
     smp.load(row, n);
-    // A part read in one trip moves to the L2 while the threshold waits
-    // for the sample: the gather's loads then wait for the L2 only.
-    if (hi - lo <= slice_trip_entries<Policy>())
-      prefetch_row_l2<E, Policy::kBlockThreads>(row + lo, hi - lo);
+    // The part moves to the L2 while the threshold waits for the sample:
+    // the gather's loads then wait for the L2 only.
+    if (prm.split_prefetch) prefetch_row_l2<E, Policy::kBlockThreads>(row + lo, hi - lo);
     const uint32_t key_thr = row_threshold<Policy, E>(smp, n, ask, prm.ablation, sh);
     counters.lap(RowCounters::kThreshold);
     gather_candidates<Policy, E, false>(row, lo, hi, key_thr, ask.want_p && !ask.want_k, sh);

@@ -25,6 +25,7 @@ struct TruncateParams : RowBatch {
   int32_t* row_stats;   // device [batch][kRowStatsInts] (qrita_row_stats), or null
   void* split_ws;       // device workspace of the split kernels (split_slices > 1)
   int split_slices;     // parts per row; 1: one block per row
+  int split_prefetch;   // split kernel 1 asks the L2 for its part first (set by launch_split)
 };
 
 // int32 fields of one qrita_row_stats.
