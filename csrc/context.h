@@ -27,7 +27,7 @@ struct StagingSlot {
   cudaEvent_t done = nullptr;
 };
 
-// The split kernels' workspace of one stream: calls on a stream run in
+// The split kernel's workspace of one stream: calls on a stream run in
 // order, so they can share it; calls on other streams get their own.
 struct StreamWorkspace {
   cudaStream_t stream = nullptr;
@@ -43,7 +43,8 @@ struct qrita_ctx {
   std::mutex mu;                  // one call at a time on this context
   qrita_host::StagingSlot slots[qrita_host::kStagingSlots];
   int next_slot = 0;
-  size_t split_bytes = 0;  // workspace per stream (fixed by the device)
+  size_t split_bytes = 0;       // workspace per stream (fixed by the device)
+  size_t split_sync_bytes = 0;  // its first bytes: the rows' meeting points
   std::vector<qrita_host::StreamWorkspace> split_ws;
   char err[512] = {0};
 };

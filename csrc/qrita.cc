@@ -53,10 +53,11 @@ qrita_status grow_slot(qrita_ctx* ctx, StagingSlot& s, int64_t rows) {
   return QRITA_OK;
 }
 
-// The split kernels' workspace for stream, allocated on its first use;
-// null (the one-block-per-row kernel runs instead) when it cannot be
-// allocated now: out of memory, or the stream is being captured into a
-// graph, where allocation is not allowed.
+// The split kernel's workspace for stream, allocated on its first use
+// with its meeting points zeroed (every call leaves them at zero); null
+// (the one-block-per-row kernel runs instead) when it cannot be allocated
+// now: out of memory, or the stream is being captured into a graph, where
+// allocation is not allowed.
 void* stream_workspace(qrita_ctx* ctx, cudaStream_t stream) {
   for (const StreamWorkspace& w : ctx->split_ws)
     if (w.stream == stream) return w.mem;
@@ -68,6 +69,11 @@ void* stream_workspace(qrita_ctx* ctx, cudaStream_t stream) {
   void* mem = nullptr;
   if (cudaMalloc(&mem, ctx->split_bytes) != cudaSuccess) {
     (void)cudaGetLastError();
+    return nullptr;
+  }
+  if (cudaMemsetAsync(mem, 0, ctx->split_sync_bytes, stream) != cudaSuccess) {
+    (void)cudaGetLastError();
+    (void)cudaFree(mem);
     return nullptr;
   }
   ctx->split_ws.push_back(StreamWorkspace{stream, mem});
@@ -95,9 +101,13 @@ qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32
   prm.row_stats = knobs.row_stats;
   const qrita::LaunchLimits& lim = ctx->limits[r->dtype];
   const int parts = out_ids ? 1 : qrita::split_slices(lim, r->batch, r->vocab);
+  prm.split_slices = 1;
   if (parts > 1) {
-    prm.split_ws = stream_workspace(ctx, stream);
-    prm.split_slices = prm.split_ws ? parts : 1;
+    if (void* ws = stream_workspace(ctx, stream)) {
+      prm.split_sync = ws;
+      prm.split_ws = static_cast<char*>(ws) + ctx->split_sync_bytes;
+      prm.split_slices = parts;
+    }
   }
 
   StagingSlot* slot = nullptr;
@@ -162,9 +172,12 @@ qrita_status qrita_create(int device, qrita_ctx** out) {
     QRITA_TRY(ctx, qrita::truncate_limits(static_cast<qrita::DType>(d), ctx->multiprocessors, &ctx->limits[d]));
     if (ctx->limits[d].many_rows_grid < 1)
       return fail(ctx, QRITA_ERR_UNSUPPORTED, "the kernel does not fit on device %d", device);
-    const size_t split = qrita::split_workspace_bytes(ctx->limits[d]);
-    if (split > ctx->split_bytes) ctx->split_bytes = split;
+    const size_t sync = qrita::split_sync_bytes(ctx->limits[d]);
+    if (sync > ctx->split_sync_bytes) ctx->split_sync_bytes = sync;
+    const size_t regions = qrita::split_workspace_bytes(ctx->limits[d]);
+    if (regions > ctx->split_bytes) ctx->split_bytes = regions;
   }
+  ctx->split_bytes += ctx->split_sync_bytes;
   for (StagingSlot& s : ctx->slots) QRITA_TRY(ctx, cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
   return QRITA_OK;
 }

@@ -85,20 +85,13 @@ __device__ __forceinline__ void prefetch_l2(const void* p) {
 #endif
 }
 
-// Programmatic dependent launch (sm_90): a kernel launched with it may
-// start while the kernel before it in the stream still runs, once every
-// block of that one has called grid_dependents_launch (or exited);
-// grid_dependency_wait then holds it until that kernel has finished and
-// its writes are visible. No-ops elsewhere.
-__device__ __forceinline__ void grid_dependents_launch() {
-#if !QRITA_HIP && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-
-__device__ __forceinline__ void grid_dependency_wait() {
-#if !QRITA_HIP && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
+// Pauses a thread that polls device memory, so that the blocks sharing
+// its multiprocessor keep their issue slots.
+__device__ __forceinline__ void sleep_briefly() {
+#if QRITA_HIP
+  __builtin_amdgcn_s_sleep(1);
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  __nanosleep(64);
 #endif
 }
 

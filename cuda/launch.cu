@@ -21,53 +21,18 @@ cudaError_t launch_shape(const TruncateParams& prm, int64_t grid, cudaStream_t s
   return cudaGetLastError();
 }
 
-#if !QRITA_HIP
-// Whether a launch on stream may overlap the kernel before it: not while
-// the stream is captured (CUDA 11.8 graphs take no programmatic edges).
-bool may_launch_early(const LaunchLimits& lim, cudaStream_t stream) {
-  if (!lim.early_finish) return false;
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return capture == cudaStreamCaptureStatusNone;
-}
-#endif
-
-// Kernel 2 of the split rows is launched as kernel 1's programmatic
-// dependent where the GPU allows: its blocks are placed while kernel 1
-// runs and wait in grid_dependency_wait, so the gap between the two
-// launches leaves the critical path of small batches.
+// The split rows' kernel (cuda/split_kernel.cuh).
 template <class E>
 cudaError_t launch_split(const TruncateParams& args, const LaunchLimits& lim, cudaStream_t stream) {
   const unsigned grid = static_cast<unsigned>(args.batch * args.split_slices);
-  constexpr size_t kShared = sizeof(TruncateShared<SplitRows>);
   // The parts are asked of the L2 only with one block a multiprocessor:
   // with two, the second block's requests delay the first one's sample
   // (PERFLOG run 50: B=16 x 128256 0.5 us slower with them; run 49: the
   // 32 MB of B=64 held every sample back 4k cycles).
   TruncateParams prm = args;
   prm.split_prefetch = grid <= static_cast<unsigned>(lim.multiprocessors);
-  gather_slices_kernel<SplitRows, E><<<grid, SplitRows::kBlockThreads, kShared, stream>>>(prm);
-  cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) return e;
-#if !QRITA_HIP
-  if (may_launch_early(lim, stream)) {
-    cudaLaunchAttribute early{};
-    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    early.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3(SplitRows::kBlockThreads);
-    cfg.dynamicSmemBytes = kShared;
-    cfg.stream = stream;
-    cfg.attrs = &early;
-    cfg.numAttrs = 1;
-    return cudaLaunchKernelEx(&cfg, finish_slices_kernel<SplitRows, E>, prm);
-  }
-#endif
-  finish_slices_kernel<SplitRows, E><<<grid, SplitRows::kBlockThreads, kShared, stream>>>(prm);
+  split_rows_kernel<SplitRows, E>
+      <<<grid, SplitRows::kBlockThreads, sizeof(TruncateShared<SplitRows>), stream>>>(prm);
   return cudaGetLastError();
 }
 
@@ -88,23 +53,13 @@ cudaError_t occupancy_typed(int multiprocessors, LaunchLimits* lim) {
   e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&many, truncate_rows_kernel<ManyRows, E>,
                                                     ManyRows::kBlockThreads, sizeof(PersistentShared<ManyRows>));
   if (e != cudaSuccess) return e;
-  int gather = 0, finish = 0;
-  constexpr size_t kSplitShared = sizeof(TruncateShared<SplitRows>);
-  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&gather, gather_slices_kernel<SplitRows, E>,
-                                                    SplitRows::kBlockThreads, kSplitShared);
+  int split = 0;
+  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&split, split_rows_kernel<SplitRows, E>, SplitRows::kBlockThreads,
+                                                    sizeof(TruncateShared<SplitRows>));
   if (e != cudaSuccess) return e;
-  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&finish, finish_slices_kernel<SplitRows, E>,
-                                                    SplitRows::kBlockThreads, kSplitShared);
-  if (e != cudaSuccess) return e;
-  int device = 0, major = 0;
-  e = cudaGetDevice(&device);
-  if (e != cudaSuccess) return e;
-  e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
-  if (e != cudaSuccess) return e;
-  lim->early_finish = !QRITA_HIP && major >= 9;
   lim->multiprocessors = multiprocessors;
   lim->many_rows_grid = (few > 0 && many > 0) ? int64_t(many) * multiprocessors : 0;
-  lim->split_blocks = int64_t(gather < finish ? gather : finish) * multiprocessors;
+  lim->split_blocks = int64_t(split) * multiprocessors;
   return cudaSuccess;
 }
 
@@ -126,6 +81,12 @@ int split_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab) {
   int64_t parts = parts_within(lim.multiprocessors);
   if (parts * slice_trip_entries<SplitRows>() < vocab) parts = parts_within(lim.split_blocks);
   return parts >= 2 ? static_cast<int>(parts) : 1;
+}
+
+size_t split_sync_bytes(const LaunchLimits& lim) {
+  constexpr size_t kAlign = 256;  // the regions after it stay aligned
+  const size_t rows = static_cast<size_t>(lim.split_blocks / 2);  // two parts a row at least
+  return (rows * sizeof(SplitRowSync) + kAlign - 1) / kAlign * kAlign;
 }
 
 size_t split_workspace_bytes(const LaunchLimits& lim) {

@@ -15,14 +15,16 @@ int truncate_candidate_capacity();
 struct LaunchLimits {
   int multiprocessors = 0;
   int64_t many_rows_grid = 0;
-  int64_t split_blocks = 0;  // resident blocks of the split kernels
-  bool early_finish = false;  // the split finish kernel starts during the gather (sm_90)
+  int64_t split_blocks = 0;  // resident blocks of the split kernel
 };
 
 // Parts per row for a mask call (1: one block per row). Small batches cut
 // rows so that batch x parts fills the GPU.
 int split_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab);
-// Device workspace the split kernels need on one stream at most.
+// Device workspace the split kernel needs on one stream at most: the
+// rows' meeting points (zeroed once, left at zero by every call), then
+// the parts' regions.
+size_t split_sync_bytes(const LaunchLimits& lim);
 size_t split_workspace_bytes(const LaunchLimits& lim);
 
 cudaError_t truncate_limits(DType dtype, int multiprocessors, LaunchLimits* lim);

@@ -285,6 +285,7 @@ struct RowPlan {
   bool read_row = false;   // the whole-row search ran (truncation missed)
   bool ranked = false;     // sh.ranked_idx holds the kept entries in rank order
   bool rest_written = false;  // the row outside the candidates holds its mask already
+  bool regathered = false;    // in_shared, from a second gather (not the first one's candidates)
 
   // Truncation settled the row: its kept entries were candidates of the
   // gather (Table 1's hit; a second top-p gather counts as one).
@@ -443,8 +444,10 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
         top = KnownTop{};  // the buffer holds other entries now
         RowPlan plan;
         if (sh.cand_count <= Sh::kCapacity && sh.cand_count > 0 &&
-            settle_from_candidates<Policy, E>(thr2, p, scale, keep_ties, sh, &top, &reached, &plan))
+            settle_from_candidates<Policy, E>(thr2, p, scale, keep_ties, sh, &top, &reached, &plan)) {
+          plan.regathered = true;
           return plan;
+        }
       } else {
         // sigma_threshold staged the sample over the candidates, and a
         // sample that yields no lower threshold (constant, or all but a few

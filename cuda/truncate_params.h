@@ -23,9 +23,10 @@ struct TruncateParams : RowBatch {
   int64_t max_ids;
   unsigned ablation;    // qrita_ablation bits (benchmarks); 0 for users
   int32_t* row_stats;   // device [batch][kRowStatsInts] (qrita_row_stats), or null
-  void* split_ws;       // device workspace of the split kernels (split_slices > 1)
+  void* split_ws;       // device regions of the split kernel (split_slices > 1)
+  void* split_sync;     // device, one SplitRowSync a row, zero between calls
   int split_slices;     // parts per row; 1: one block per row
-  int split_prefetch;   // split kernel 1 asks the L2 for its part first (set by launch_split)
+  int split_prefetch;   // the split kernel asks the L2 for its part first (set by launch_split)
 };
 
 // int32 fields of one qrita_row_stats.

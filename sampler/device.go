@@ -69,7 +69,8 @@ type DeviceIDs struct {
 // allocated by the first such call on that stream; calls on one stream
 // share it in stream order. A call captured into a CUDA graph before its
 // stream has one uses the one-block-per-row kernel (same results); replay
-// a graph on the stream it was captured on.
+// a graph on the stream it was captured on (graphs replayed at once on
+// other streams would share that stream's workspace).
 func (s *Sampler) TopKTopPDevice(ctx context.Context, b DeviceBatch, rp RowParams, stream uintptr) error {
 	const op = "TopKTopPDevice"
 	if err := checkDevice(b, rp); err != nil {
