@@ -20,7 +20,8 @@ struct RowShared {
   static constexpr int kRankedCapacity = kRanked;
   uint32_t cand_bits[kCap];  // raw element bits, zero-extended
   uint32_t cand_idx[kCap];
-  // Top-k survivors: compacted, then in rank order with their mass.
+  // Top-k survivors: compacted, then in rank order with their mass. A
+  // row's threshold stages its sample over them (sample_staging).
   uint32_t surv_key[kRanked];
   uint32_t surv_idx[kRanked];
   uint32_t ranked_key[kRanked];
@@ -40,6 +41,15 @@ struct RowShared {
   uint32_t max_key;
   uint32_t min_key;     // smallest keepable key (~0u: none)
   mass_t mass_rest;     // mass of keepable non-candidates, relative to the threshold
+
+  // Where sigma_threshold stages a sample (the four rank arrays, which
+  // lie end to end) and its groups' sums (the ranks' masses): nothing is
+  // ranked while a threshold is taken, and the candidates must survive a
+  // second top-p gather's threshold (the searches after it may read them).
+  static constexpr size_t kSampleStagingBytes = 4 * kRanked * sizeof(uint32_t);
+  static constexpr size_t kGroupStagingBytes = kRanked * sizeof(mass_t);
+  __device__ float* sample_staging() { return reinterpret_cast<float*>(surv_key); }
+  __device__ void* group_staging() { return ranked_mass; }
 };
 
 // Sources call f(key, idx, value, live) on every lane of the block in

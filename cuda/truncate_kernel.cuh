@@ -17,6 +17,8 @@
 // binned_topp.cuh: slower, equally exact.
 #pragma once
 
+#include <cstddef>
+
 #include "binned_topp.cuh"
 #include "block_primitives.cuh"
 #include "keys.cuh"
@@ -111,8 +113,10 @@ __device__ uint32_t sigma_threshold(Value sample_value, uint32_t n, uint32_t tar
   // warp's width of consecutive samples by one warp's shuffles, then the
   // groups' sums by warp 0 (warp 0 walking all 1024 samples in one chain
   // of double adds, then again to count the smallest, took 2.4k cycles:
-  // PERFLOG run 54). The candidate buffer is free until the gather.
-  static_assert(Policy::kSampleSize <= Sh::kCapacity, "the sample fits the candidate buffer");
+  // PERFLOG run 54).
+  static_assert(offsetof(Sh, ranked_idx) - offsetof(Sh, surv_key) + sizeof(sh.ranked_idx) == Sh::kSampleStagingBytes,
+                "the rank arrays lie end to end");
+  static_assert(Policy::kSampleSize * sizeof(float) <= Sh::kSampleStagingBytes, "the sample fits its staging");
   static_assert(Policy::kSampleSize % kWarpSize == 0, "lanes split the sample evenly");
   struct GroupStats {
     double s1, s2;      // sums of the finite samples and of their squares
@@ -121,9 +125,9 @@ __device__ uint32_t sigma_threshold(Value sample_value, uint32_t n, uint32_t tar
   };
   constexpr int kGroups = Policy::kSampleSize / kWarpSize;
   static_assert(kGroups <= kWarpSize, "warp 0 sums one group a lane");
-  static_assert(kGroups * sizeof(GroupStats) <= sizeof(sh.cand_idx), "the groups fit the index buffer");
-  float* sample = reinterpret_cast<float*>(sh.cand_bits);
-  auto* groups = reinterpret_cast<GroupStats*>(sh.cand_idx);
+  static_assert(kGroups * sizeof(GroupStats) <= Sh::kGroupStagingBytes, "the groups fit their staging");
+  float* sample = sh.sample_staging();
+  auto* groups = static_cast<GroupStats*>(sh.group_staging());
   constexpr int kPerThread = (Policy::kSampleSize + Policy::kBlockThreads - 1) / Policy::kBlockThreads;
 #pragma unroll
   for (int t = 0; t < kPerThread; ++t) {
@@ -439,6 +443,8 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
       RowSample<Policy, E> smp;
       smp.load(row, n);
       const uint32_t thr2 = sigma_threshold<Policy, E>(smp, n, target2, sh);
+      // A sample that yields no lower threshold (constant, or all but a
+      // few values at its smallest) gains nothing from a deeper gather.
       if (thr2 < key_thr) {
         gather_candidates<Policy, E, true>(row, 0, n, thr2, true, sh);
         top = KnownTop{};  // the buffer holds other entries now
@@ -448,12 +454,6 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
           plan.regathered = true;
           return plan;
         }
-      } else {
-        // sigma_threshold staged the sample over the candidates, and a
-        // sample that yields no lower threshold (constant, or all but a few
-        // values at its smallest) gains nothing from a deeper gather: the
-        // same candidates again, for the searches below that may read them.
-        gather_candidates<Policy, E, true>(row, 0, n, key_thr, true, sh);
       }
     }
   }
