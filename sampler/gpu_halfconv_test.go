@@ -7,31 +7,25 @@ import (
 	"github.com/qrita-project/qrita/sampler"
 )
 
+// format is d's 16-bit format (d is Float16 or BFloat16).
+func format(d sampler.DType) halfbits.Format {
+	if d == sampler.Float16 {
+		return halfbits.Half
+	}
+	return halfbits.BFloat16
+}
+
 // encode returns the element bits of xs in dtype d and xs as they read back
 // after that rounding.
 func encode(d sampler.DType, xs []float32) (bits []uint16, rounded []float32) {
-	bits = make([]uint16, len(xs))
-	rounded = make([]float32, len(xs))
-	for i, x := range xs {
-		if d == sampler.Float16 {
-			bits[i] = halfbits.ToHalf(x)
-			rounded[i] = halfbits.FromHalf(bits[i])
-		} else {
-			bits[i] = halfbits.ToBF16(x)
-			rounded[i] = halfbits.FromBF16(bits[i])
-		}
-	}
-	return bits, rounded
+	return format(d).Round(xs)
 }
 
 func decode(d sampler.DType, bits []uint16) []float32 {
+	f := format(d)
 	out := make([]float32, len(bits))
 	for i, b := range bits {
-		if d == sampler.Float16 {
-			out[i] = halfbits.FromHalf(b)
-		} else {
-			out[i] = halfbits.FromBF16(b)
-		}
+		out[i] = f.Float(b)
 	}
 	return out
 }

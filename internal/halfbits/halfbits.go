@@ -71,3 +71,37 @@ func ToBF16(x float32) uint16 {
 
 // FromBF16 widens bfloat16 bits exactly.
 func FromBF16(h uint16) float32 { return math.Float32frombits(uint32(h) << 16) }
+
+// Format is one of the two 16-bit float formats.
+type Format int
+
+const (
+	Half     Format = iota // IEEE 754 binary16
+	BFloat16               // bfloat16
+)
+
+// Bits rounds x to f (ties to even).
+func (f Format) Bits(x float32) uint16 {
+	if f == Half {
+		return ToHalf(x)
+	}
+	return ToBF16(x)
+}
+
+// Float widens bits h of f exactly.
+func (f Format) Float(h uint16) float32 {
+	if f == Half {
+		return FromHalf(h)
+	}
+	return FromBF16(h)
+}
+
+// Round returns the bits of xs in f and the values those bits read back as.
+func (f Format) Round(xs []float32) (bits []uint16, rounded []float32) {
+	bits, rounded = make([]uint16, len(xs)), make([]float32, len(xs))
+	for i, x := range xs {
+		bits[i] = f.Bits(x)
+		rounded[i] = f.Float(bits[i])
+	}
+	return bits, rounded
+}

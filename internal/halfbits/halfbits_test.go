@@ -40,3 +40,23 @@ func TestRounding(t *testing.T) {
 		t.Errorf("ToBF16 tie = %#04x", got)
 	}
 }
+
+// Format.Round gives each format's bits and the values they widen to.
+func TestFormatRound(t *testing.T) {
+	xs := []float32{1.0009766, -3.1415927, 65520, float32(math.Inf(-1)), 1e-8}
+	for _, c := range []struct {
+		f    Format
+		to   func(float32) uint16
+		from func(uint16) float32
+	}{{Half, ToHalf, FromHalf}, {BFloat16, ToBF16, FromBF16}} {
+		bits, rounded := c.f.Round(xs)
+		for i, x := range xs {
+			if bits[i] != c.to(x) || math.Float32bits(rounded[i]) != math.Float32bits(c.from(c.to(x))) {
+				t.Errorf("format %d, %v: got %#04x %v, want %#04x %v", c.f, x, bits[i], rounded[i], c.to(x), c.from(c.to(x)))
+			}
+		}
+	}
+	if Half.Float(0x3c00) != 1 || BFloat16.Float(0x3f80) != 1 {
+		t.Error("1.0 does not widen to 1 in both formats")
+	}
+}

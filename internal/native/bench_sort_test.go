@@ -40,30 +40,37 @@ func deviceArray[T any](t *testing.T, x *native.Ctx, host []T, elem int) uintptr
 	return d
 }
 
+// halfFormat is d's 16-bit format; false for fp32.
+func halfFormat(d native.DType) (halfbits.Format, bool) {
+	switch d {
+	case native.F16:
+		return halfbits.Half, true
+	case native.BF16:
+		return halfbits.BFloat16, true
+	}
+	return 0, false
+}
+
 // toDType rounds xs to d and returns the element bits (fp32 as uint32).
 func toDType(d native.DType, xs []float32) (bits []uint32, rounded []float32) {
-	bits, rounded = make([]uint32, len(xs)), make([]float32, len(xs))
-	for i, v := range xs {
-		switch d {
-		case native.F16:
-			bits[i] = uint32(halfbits.ToHalf(v))
-			rounded[i] = halfbits.FromHalf(uint16(bits[i]))
-		case native.BF16:
-			bits[i] = uint32(halfbits.ToBF16(v))
-			rounded[i] = halfbits.FromBF16(uint16(bits[i]))
-		default:
-			bits[i], rounded[i] = math.Float32bits(v), v
+	bits = make([]uint32, len(xs))
+	f, half := halfFormat(d)
+	if !half {
+		for i, v := range xs {
+			bits[i] = math.Float32bits(v)
 		}
+		return bits, xs
+	}
+	b16, rounded := f.Round(xs)
+	for i, b := range b16 {
+		bits[i] = uint32(b)
 	}
 	return bits, rounded
 }
 
 func fromDType(d native.DType, b uint32) float32 {
-	switch d {
-	case native.F16:
-		return halfbits.FromHalf(uint16(b))
-	case native.BF16:
-		return halfbits.FromBF16(uint16(b))
+	if f, half := halfFormat(d); half {
+		return f.Float(uint16(b))
 	}
 	return math.Float32frombits(b)
 }
