@@ -7,7 +7,7 @@ namespace {
 
 using FewRows = BlockShape<TruncatePolicy, TruncatePolicy::kFewRowsThreads, TruncatePolicy::kFewRowsBlocksPerSM>;
 using ManyRows = BlockShape<TruncatePolicy, TruncatePolicy::kManyRowsThreads, TruncatePolicy::kManyRowsBlocksPerSM>;
-// The split kernels run many narrow blocks: a part of a row is short.
+// The split kernel runs many narrow blocks: a part of a row is short.
 using SplitRows = ManyRows;
 
 // Dynamic shared memory above 48 KB would need an opt-in per kernel.

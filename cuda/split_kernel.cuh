@@ -17,7 +17,7 @@
 
 namespace qrita {
 
-// What kernel 1 leaves for one part of a row.
+// What a block leaves in its region for one part of a row.
 struct SliceHeader {
   uint32_t count;     // candidates of the part (may exceed the capacity)
   uint32_t keepable;  // keepable entries of the part

@@ -47,7 +47,7 @@ __device__ __forceinline__ uint32_t sample_index(int j, uint32_t n) {
 }
 
 // This thread's share of a row's strided sample (for sigma_threshold), in
-// registers: the split kernels and the second top-p gather load it just
+// registers: the split kernel and the second top-p gather load it just
 // before they use it (the persistent kernel copies its next row's sample
 // into shared memory instead: SampleWords).
 template <class Policy, class E>
