@@ -12,6 +12,7 @@
 // keys, to keep each entry a few instructions (PERFLOG runs 36-37).
 #pragma once
 
+#include "row_team.cuh"
 #include "select.cuh"
 
 namespace qrita {
@@ -44,19 +45,50 @@ enum class BinnedEnd {
   kInBin,         // in the bin gathered into shared memory: with out, the rest of the row is written
 };
 
-// Pass 2: gathers the entries of bin `bin` into shared memory. With a row
-// to write (out), also writes -Inf where the cut drops an entry outside
-// that bin: NaN, -Inf, and everything below the bin (entries at or above
-// top_v, the candidates, and in higher bins are kept). Each thread writes
-// only the vectors it read.
+// Pass 1 over the part [lo, hi) of a row: count and mass of the entries
+// below top_v in each bin, into sh's histogram (cleared here); returns the
+// mass below the bins, summed over the block. Entries of a warp rarely
+// share a bin here: plain atomics.
 template <class Policy, class E, class Sh>
-__device__ void gather_bin(const typename E::bits_t* row, typename E::bits_t* out, uint32_t n, ValueBins bins,
-                           float top_v, uint32_t bin, Sh& sh) {
+__device__ mass_t bin_histogram(const typename E::bits_t* row, uint32_t lo, uint32_t hi, ValueBins bins, float top_v,
+                                MassScale scale, Sh& sh) {
+  clear_histogram(sh, true);
+  mass_t low = 0;  // below the bins: summed, not binned
+  for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t,
+                                                                                        const auto& b, bool live) {
+#pragma unroll
+    for (int t = 0; t < decltype(count)::value; ++t) {
+      const float x = E::to_float(b[t]);
+      if (!live || !(x > -INFINITY && x < top_v)) continue;  // not keepable (NaN fails), or a candidate
+      const mass_t m = scale.of(x);
+      if (x < bins.lo) {
+        low += m;
+        continue;
+      }
+      const uint32_t j = bins.of(x);
+      atomicAdd(&sh.hist_count[j], 1u);
+      if (m != 0) shared_add_u64(&sh.hist_mass[j], m);
+    }
+  });
+  __syncthreads();
+  low = block_sum<Policy::kBlockThreads>(low, sh.scratch_u64);
+  __syncthreads();  // every warp has read the scratch before it is reused
+  return low;
+}
+
+// Pass 2 over the part [lo, hi) of a row: gathers the entries of bin `bin`
+// into shared memory. With a row to write (out), also writes -Inf where
+// the cut drops an entry outside that bin: NaN, -Inf, and everything below
+// the bin (entries at or above top_v, the candidates, and in higher bins
+// are kept). Each thread writes only the vectors it read.
+template <class Policy, class E, class Sh>
+__device__ void gather_bin(const typename E::bits_t* row, typename E::bits_t* out, uint32_t lo, uint32_t hi,
+                           ValueBins bins, float top_v, uint32_t bin, Sh& sh) {
   using bits_t = typename E::bits_t;
   if (threadIdx.x == 0) sh.cand_count = 0;
   __syncthreads();
-  for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight>(row, n, [&](auto count, uint32_t first,
-                                                                             const auto& b, bool live) {
+  for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t first,
+                                                                                        const auto& b, bool live) {
     constexpr int kCount = decltype(count)::value;
     bits_t o[kCount];
     bool changed = false;
@@ -65,12 +97,12 @@ __device__ void gather_bin(const typename E::bits_t* row, typename E::bits_t* ou
       const float x = E::to_float(b[t]);
       const bool binned = x >= bins.lo && x < top_v;  // NaN: neither
       const uint32_t j = binned ? bins.of(x) : 0u;
-      append_candidate(live && binned && j == bin, b[t], first + t, sh);
+      append_candidate(live && binned && j == bin, b[t], lo + first + t, sh);
       const bool drop = !(x >= top_v) && !(binned && j >= bin);
       o[t] = drop ? E::kNegInf : b[t];
       changed |= o[t] != b[t];
     }
-    if (out && live && changed) store_chunk<E, kCount>(out, first, o);
+    if (out && live && changed) store_chunk<E, kCount>(out + lo, first, o);
   });
   __syncthreads();
 }
@@ -85,9 +117,9 @@ __device__ void gather_bin(const typename E::bits_t* row, typename E::bits_t* ou
 // the row. Counts, masses and the goal are those of select_mass, so the
 // cut is the same. Not inlined: its registers stay out of decide_row's
 // allocation (decide_row spills under the 64-register cap).
-template <class Policy, class E, class Sh>
-__device__ __noinline__ BinnedEnd binned_top_p(const typename E::bits_t* row, typename E::bits_t* out, uint32_t n,
-                                               Sh& sh, float p, MassScale scale, KnownTop top, bool keep_ties,
+template <class Policy, class E, class Sh, class Team>
+__device__ __noinline__ BinnedEnd binned_top_p(const typename E::bits_t* row, typename E::bits_t* out, Sh& sh,
+                                               float p, MassScale scale, KnownTop top, bool keep_ties, Team& team,
                                                Cut* cut) {
   if (scale.inf_max) return BinnedEnd::kUndecided;
   // Bins from the lowest entry that can carry mass up to the candidates.
@@ -98,28 +130,11 @@ __device__ __noinline__ BinnedEnd binned_top_p(const typename E::bits_t* row, ty
   const ValueBins bins{lo, float(kDigitBins) / (hi - lo)};
   if (!(hi > lo) || !isfinite(bins.scale)) return BinnedEnd::kUndecided;
 
-  // Pass 1. Entries of a warp rarely share a bin here: plain atomics.
-  clear_histogram(sh, true);
-  mass_t low = 0;  // below the bins: summed, not binned
-  for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight>(row, n, [&](auto count, uint32_t,
-                                                                             const auto& b, bool live) {
-#pragma unroll
-    for (int t = 0; t < decltype(count)::value; ++t) {
-      const float x = E::to_float(b[t]);
-      if (!live || !(x > -INFINITY && x < top_v)) continue;  // not keepable (NaN fails), or a candidate
-      const mass_t m = scale.of(x);
-      if (x < lo) {
-        low += m;
-        continue;
-      }
-      const uint32_t j = bins.of(x);
-      atomicAdd(&sh.hist_count[j], 1u);
-      if (m != 0) shared_add_u64(&sh.hist_mass[j], m);
-    }
-  });
-  __syncthreads();
+  // Pass 1, over the team's parts.
+  team.post(TeamTask{TeamTask::kHistogram, 0, bins.lo, bins.scale, top_v, scale.max_value});
+  mass_t low = bin_histogram<Policy, E>(row, team.lo, team.hi, bins, top_v, scale, sh);
+  team.template collect_histogram<Policy>(sh, &low);
   const mass_t in_bins = histogram_mass(sh);
-  low = block_sum<Policy::kBlockThreads>(low, sh.scratch_u64);
   const double goal = double(p) * double(top.mass + in_bins + low);
 
   if (double(top.mass) >= goal) {  // the candidates hold the nucleus after all
@@ -132,7 +147,9 @@ __device__ __noinline__ BinnedEnd binned_top_p(const typename E::bits_t* row, ty
   __syncthreads();
   const DigitChoice c = sh.choice;
   if (c.count_in > static_cast<uint32_t>(Sh::kCapacity)) return BinnedEnd::kUndecided;
-  gather_bin<Policy, E>(row, out, n, bins, top_v, c.digit, sh);
+  team.post(TeamTask{TeamTask::kGatherBin, c.digit, bins.lo, bins.scale, top_v, scale.max_value});
+  gather_bin<Policy, E>(row, out, team.lo, team.hi, bins, top_v, c.digit, sh);
+  team.template collect_candidates<Policy, false>(sh);
 
   MassSearch s;  // the rest of the search runs over that bin in shared memory
   s.above = top.count + c.count_above;

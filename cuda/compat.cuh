@@ -95,6 +95,19 @@ __device__ __forceinline__ void sleep_briefly() {
 #endif
 }
 
+// Loads what another block wrote during this kernel, after the fence that
+// followed its count: from the L2, past this multiprocessor's L1, which may
+// hold an older copy of the line (this block read it before). On AMD the
+// agent-scope fence itself invalidates the L1: a plain load.
+template <class T>
+__device__ __forceinline__ T load_coherent(const T* p) {
+#if QRITA_HIP
+  return *p;
+#else
+  return __ldcg(p);
+#endif
+}
+
 // The SM's cycle counter (benchmark counters only).
 __device__ __forceinline__ long long device_clock() { return clock64(); }
 

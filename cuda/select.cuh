@@ -30,7 +30,6 @@ struct RowShared {
   uint32_t surv_count;
   uint32_t hist_count[kDigitBins];
   mass_t hist_mass[kDigitBins];
-  double scratch_f64[kWarpSize];
   mass_t scratch_u64[kWarpSize];
   DigitChoice choice;
   // Key bits settled per search step: kDigitBits, or 1 for the

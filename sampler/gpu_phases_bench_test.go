@@ -44,6 +44,7 @@ func BenchmarkGPUPhases(b *testing.B) {
 			add(shape{64, 128256}, d, m)
 		}
 	}
+	add(shape{1, 128256}, testcases.Flat, modes[2]) // a split row's team runs its top-p passes
 	for _, c := range cases {
 		b.Run(c.Name, func(b *testing.B) {
 			if gpuSkipReason != "" {
