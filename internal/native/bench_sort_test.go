@@ -51,30 +51,6 @@ func halfFormat(d native.DType) (halfbits.Format, bool) {
 	return 0, false
 }
 
-// toDType rounds xs to d and returns the element bits (fp32 as uint32).
-func toDType(d native.DType, xs []float32) (bits []uint32, rounded []float32) {
-	bits = make([]uint32, len(xs))
-	f, half := halfFormat(d)
-	if !half {
-		for i, v := range xs {
-			bits[i] = math.Float32bits(v)
-		}
-		return bits, xs
-	}
-	b16, rounded := f.Round(xs)
-	for i, b := range b16 {
-		bits[i] = uint32(b)
-	}
-	return bits, rounded
-}
-
-func fromDType(d native.DType, b uint32) float32 {
-	if f, half := halfFormat(d); half {
-		return f.Float(uint16(b))
-	}
-	return math.Float32frombits(b)
-}
-
 // runSort masks c's logits (rounded to d, rows extra elements apart beyond
 // vocab) with the sort baseline, optionally through a captured graph, and
 // checks the padding is untouched and the rows match the reference.
@@ -89,16 +65,14 @@ func runSort(t *testing.T, x *native.Ctx, d native.DType, c testcases.Case, extr
 	for r := 0; r < c.Batch; r++ {
 		copy(padded[r*stride:], logits[r*c.Vocab:(r+1)*c.Vocab])
 	}
-	bits, rounded := toDType(d, padded)
+	rounded := padded
 	var dev uintptr
-	if d == native.F32 {
-		dev = deviceArray(t, x, bits, 4)
-	} else {
-		b16 := make([]uint16, len(bits))
-		for i, b := range bits {
-			b16[i] = uint16(b)
-		}
+	if f, half := halfFormat(d); half {
+		var b16 []uint16
+		b16, rounded = f.Round(padded)
 		dev = deviceArray(t, x, b16, 2)
+	} else {
+		dev = deviceArray(t, x, padded, 4)
 	}
 	n, err := x.SortWorkspace(d, c.Batch, c.Vocab)
 	require.NoError(t, err)
@@ -125,14 +99,14 @@ func runSort(t *testing.T, x *native.Ctx, d native.DType, c testcases.Case, extr
 		require.NoError(t, x.Sync(0))
 	}
 	out := make([]float32, len(padded))
-	if d == native.F32 {
-		require.NoError(t, native.CopyFromDevice(x, out, dev))
-	} else {
+	if f, half := halfFormat(d); half {
 		b16 := make([]uint16, len(padded))
 		require.NoError(t, native.CopyFromDevice(x, b16, dev))
 		for i, b := range b16 {
-			out[i] = fromDType(d, uint32(b))
+			out[i] = f.Float(b)
 		}
+	} else {
+		require.NoError(t, native.CopyFromDevice(x, out, dev))
 	}
 	orig, got := make([]float32, c.Batch*c.Vocab), make([]float32, c.Batch*c.Vocab)
 	for r := 0; r < c.Batch; r++ {
