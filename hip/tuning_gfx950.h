@@ -1,6 +1,6 @@
 // MI350X (gfx950, CDNA4, wave64, 256 CUs, 160 KiB LDS) launch shapes for
 // the truncation kernel; the algorithm's constants are shared with CUDA
-// (cuda/policy.cuh). 1024 threads are 16 wavefronts; the 46.5 KB of LDS a
+// (cuda/policy.cuh). 1024 threads are 16 wavefronts; the 46.4 KB of LDS a
 // block uses lets several blocks share a CU. Not yet measured on hardware:
 // the shapes mirror the H200's.
 #pragma once
