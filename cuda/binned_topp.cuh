@@ -117,10 +117,10 @@ __device__ void gather_bin(const typename E::bits_t* row, typename E::bits_t* ou
 // the row. Counts, masses and the goal are those of select_mass, so the
 // cut is the same. Not inlined: its registers stay out of decide_row's
 // allocation (decide_row spills under the 64-register cap).
-template <class Policy, class E, class Sh, class Team>
-__device__ __noinline__ BinnedEnd binned_top_p(const typename E::bits_t* row, typename E::bits_t* out, Sh& sh,
-                                               float p, MassScale scale, KnownTop top, bool keep_ties, Team& team,
-                                               Cut* cut) {
+template <class Policy, class E, class Team, class Sh>
+__device__ __noinline__ BinnedEnd binned_top_p(const typename E::bits_t* row, typename E::bits_t* out, uint32_t n,
+                                               Sh& sh, float p, MassScale scale, KnownTop top, bool keep_ties,
+                                               team_param_t<Team> team, Cut* cut) {
   if (scale.inf_max) return BinnedEnd::kUndecided;
   // Bins from the lowest entry that can carry mass up to the candidates.
   const bool has_top = top.key <= sh.max_key;
@@ -132,7 +132,7 @@ __device__ __noinline__ BinnedEnd binned_top_p(const typename E::bits_t* row, ty
 
   // Pass 1, over the team's parts.
   team.post(TeamTask{TeamTask::kHistogram, 0, bins.lo, bins.scale, top_v, scale.max_value});
-  mass_t low = bin_histogram<Policy, E>(row, team.lo, team.hi, bins, top_v, scale, sh);
+  mass_t low = bin_histogram<Policy, E>(row, team.lo(n), team.hi(n), bins, top_v, scale, sh);
   team.template collect_histogram<Policy>(sh, &low);
   const mass_t in_bins = histogram_mass(sh);
   const double goal = double(p) * double(top.mass + in_bins + low);
@@ -148,7 +148,7 @@ __device__ __noinline__ BinnedEnd binned_top_p(const typename E::bits_t* row, ty
   const DigitChoice c = sh.choice;
   if (c.count_in > static_cast<uint32_t>(Sh::kCapacity)) return BinnedEnd::kUndecided;
   team.post(TeamTask{TeamTask::kGatherBin, c.digit, bins.lo, bins.scale, top_v, scale.max_value});
-  gather_bin<Policy, E>(row, out, team.lo, team.hi, bins, top_v, c.digit, sh);
+  gather_bin<Policy, E>(row, out, team.lo(n), team.hi(n), bins, top_v, c.digit, sh);
   team.template collect_candidates<Policy, false>(sh);
 
   MassSearch s;  // the rest of the search runs over that bin in shared memory

@@ -31,7 +31,9 @@ struct TeamTask {
 // and collecting are nothing.
 struct SoloRow {
   static constexpr bool kWholeRow = true;  // the part is the row: gathers may load ahead
-  uint32_t lo, hi;                         // 0, n
+
+  __device__ uint32_t lo(uint32_t) const { return 0; }
+  __device__ uint32_t hi(uint32_t n) const { return n; }
 
   __device__ void post(const TeamTask&) {}
   template <class Policy, class Sh>
@@ -39,5 +41,21 @@ struct SoloRow {
   template <class Policy, bool kStats, class Sh>
   __device__ void collect_candidates(Sh&) {}
 };
+
+// How a team is passed: the empty SoloRow by value (by reference, its
+// address taken, it lived in local memory, stored at every row: the
+// one-block kernel 0.3-1.3 % slower, PERFLOG run 65), a split row's team by
+// reference (copied, the split kernel spilled more: 1.6-1.8 % slower at
+// B=64).
+template <class Team>
+struct TeamParam {
+  using type = Team&;
+};
+template <>
+struct TeamParam<SoloRow> {
+  using type = SoloRow;
+};
+template <class Team>
+using team_param_t = typename TeamParam<Team>::type;
 
 }  // namespace qrita

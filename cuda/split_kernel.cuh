@@ -27,8 +27,8 @@ struct SliceHeader {
   mass_t reserved;    // keeps the regions 16-byte aligned
 };
 
-// A part's value-bin histogram (TeamTask::kHistogram), over its
-// candidates' slots.
+// A row's value-bin histogram (TeamTask::kHistogram), summed by the
+// row's blocks into the decider's region.
 struct PartHistogram {
   uint32_t count[kDigitBins];
   mass_t mass[kDigitBins];
@@ -40,8 +40,10 @@ struct SliceRegion {
   uint32_t bits[kCap];
   uint32_t idx[kCap];
 
+  // A histogram task's sums, over the candidates' slots (8-byte aligned:
+  // they follow the 32-byte header).
   __device__ PartHistogram& hist() { return *reinterpret_cast<PartHistogram*>(bits); }
-  __device__ const PartHistogram& hist() const { return *reinterpret_cast<const PartHistogram*>(bits); }
+  static_assert(sizeof(PartHistogram) <= sizeof(uint32_t) * kCap, "a histogram fits the slots");
 };
 static_assert(sizeof(SliceHeader) == 2 * sizeof(uint4), "the slots after the header stay 16-byte aligned");
 
@@ -51,7 +53,6 @@ __device__ __forceinline__ SliceHeader load_header(const SliceHeader* h) {
   const uint4 a = load_coherent(v), b = load_coherent(v + 1);
   return SliceHeader{a.x, a.y, a.z, a.w, (static_cast<mass_t>(b.y) << 32) | b.x, 0};
 }
-static_assert(sizeof(PartHistogram) <= sizeof(SliceRegion<1024>) - sizeof(SliceHeader), "a histogram fits a region");
 
 template <class Policy>
 using SliceRegionOf = SliceRegion<Policy::kCandidateCapacity>;
@@ -253,11 +254,14 @@ __device__ bool arrive_at_row(SplitRowSync* sync, int S, Sh& sh) {
 template <class Policy>
 struct SplitTeam {
   static constexpr bool kWholeRow = false;
-  uint32_t lo, hi;  // this block's part
+  uint32_t part_lo, part_hi;  // this block's part
   SplitRowSync* sync;
   SliceRegionOf<Policy>* regions;  // the row's, in part order
   int S, s;                        // parts, and this block's
   uint32_t posted;                 // tasks so far
+
+  __device__ uint32_t lo(uint32_t) const { return part_lo; }
+  __device__ uint32_t hi(uint32_t) const { return part_hi; }
 
   // A histogram task's sums land in this block's region: cleared first.
   __device__ void post(TeamTask t) {
@@ -443,7 +447,8 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
       const uint32_t cands = sh.cand_count;
       SplitTeam<Policy> team{lo, hi, sync, regions + r * S, S, s, 0};
       const RowPlan plan =
-          decide_row<Policy, E>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr, true, row, team, sh);
+          decide_row<Policy, E, SplitTeam<Policy>>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr, true, row,
+                                                   team, sh);
       decided.lap(RowCounters::kDecide);
       decided.outcome(cands, plan.hit());
       if (threadIdx.x == 0) atomicExch(&sync->word, VerdictWord::of(plan));

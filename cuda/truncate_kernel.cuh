@@ -391,11 +391,12 @@ __device__ void write_mask(typename E::bits_t* row, uint32_t lo, uint32_t hi, co
 // at or above key_thr, with top and reached from settle_from_candidates.
 // Not inlined: these paths keep their registers out of decide_row's
 // common path (PERFLOG run 38).
-template <class Policy, class E, class Sh, class Team>
+template <class Policy, class E, class Team, class Sh>
 __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, typename E::bits_t* mask_out,
                                                uint32_t n, float p, bool keep_ties, unsigned ablation,
                                                uint32_t key_thr, Pivot floor, bool alone, KnownTop top,
-                                               double reached, MassScale scale, Team& team, Sh& sh) {
+                                               double reached, MassScale scale, team_param_t<Team> team,
+                                               Sh& sh) {
   const GlobalSource<E, Policy::kBlockThreads, Policy::kLoadsInFlight> global{row, n};
   const uint32_t cands = sh.cand_count;
   // A constant rest (one-hot rows): every keepable non-candidate holds the
@@ -447,7 +448,7 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
       // few values at its smallest) gains nothing from a deeper gather.
       if (thr2 < key_thr) {
         team.post(TeamTask::gather(thr2));
-        gather_candidates<Policy, E, Team::kWholeRow>(row, team.lo, team.hi, thr2, true, sh);
+        gather_candidates<Policy, E, Team::kWholeRow>(row, team.lo(n), team.hi(n), thr2, true, sh);
         team.template collect_candidates<Policy, true>(sh);
         top = KnownTop{};  // the buffer holds other entries now
         RowPlan plan;
@@ -463,7 +464,7 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
   // else the digit search over the row.
   if (floor.key == kPivotAll.key && floor.idx == kPivotAll.idx) {
     Cut cut;
-    const BinnedEnd end = binned_top_p<Policy, E>(row, mask_out, sh, p, scale, top, keep_ties, team, &cut);
+    const BinnedEnd end = binned_top_p<Policy, E, Team>(row, mask_out, n, sh, p, scale, top, keep_ties, team, &cut);
     if (end != BinnedEnd::kUndecided) {
       RowPlan binned{cut, end == BinnedEnd::kInCandidates, false, true};
       binned.rest_written = end == BinnedEnd::kInBin && mask_out != nullptr;
@@ -482,10 +483,10 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
 // over the row may then write what it settles as it reads. Not inlined:
 // the kernels' row loops keep their registers (inlined, the kernel
 // spilled; PERFLOG run 38).
-template <class Policy, class E, class Sh, class Team>
+template <class Policy, class E, class Team, class Sh>
 __device__ __noinline__ RowPlan decide_row(const typename E::bits_t* row, uint32_t n, const RowAsk& ask,
                                            bool keep_ties, unsigned ablation, uint32_t key_thr, bool may_read_row,
-                                           typename E::bits_t* mask_out, Team& team, Sh& sh) {
+                                           typename E::bits_t* mask_out, team_param_t<Team> team, Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
   using Shared = SharedSource<E, kThreads, Sh>;
   using Global = GlobalSource<E, kThreads, Policy::kLoadsInFlight>;
@@ -581,7 +582,7 @@ __device__ __noinline__ RowPlan decide_row(const typename E::bits_t* row, uint32
       settle_from_candidates<Policy, E>(key_thr, p, scale, keep_ties, sh, &top, &reached, &plan))
     return plan;
   if (!may_read_row) return undecided;
-  return top_p_over_row<Policy, E>(row, mask_out, n, p, keep_ties, ablation, key_thr, plan.cut.pivot,
+  return top_p_over_row<Policy, E, Team>(row, mask_out, n, p, keep_ties, ablation, key_thr, plan.cut.pivot,
                                    !want_k && complete, top, reached, scale, team, sh);
 }
 
@@ -817,9 +818,8 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     gather_candidates<Policy, E, true>(row, 0, n, key_thr, ask.want_p && !ask.want_k, sh);
     counters.lap(RowCounters::kGather);
     const uint32_t cands = sh.cand_count;
-    SoloRow solo{0, n};
-    const RowPlan plan = decide_row<Policy, E>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr, true,
-                                               ids_out ? nullptr : row, solo, sh);
+    const RowPlan plan = decide_row<Policy, E, SoloRow>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr, true,
+                                               ids_out ? nullptr : row, SoloRow{}, sh);
     counters.lap(RowCounters::kDecide);
     counters.outcome(cands, plan.hit());
     if (ids_out) {
