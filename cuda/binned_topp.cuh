@@ -115,8 +115,9 @@ __device__ void gather_bin(const typename E::bits_t* row, typename E::bits_t* ou
 // written the row, when the nucleus ends in a bin larger than the buffer
 // (heavy ties) or below the bins: the caller then runs select_mass over
 // the row. Counts, masses and the goal are those of select_mass, so the
-// cut is the same. Not inlined: its registers stay out of decide_row's
-// allocation (decide_row spills under the 64-register cap).
+// cut is the same. Both passes run over the team's parts (row_team.cuh).
+// Not inlined: its registers stay out of decide_row's allocation
+// (decide_row spills under the 64-register cap).
 template <class Policy, class E, class Team, class Sh>
 __device__ __noinline__ BinnedEnd binned_top_p(const typename E::bits_t* row, typename E::bits_t* out, uint32_t n,
                                                Sh& sh, float p, MassScale scale, KnownTop top, bool keep_ties,

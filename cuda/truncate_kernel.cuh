@@ -583,7 +583,7 @@ __device__ __noinline__ RowPlan decide_row(const typename E::bits_t* row, uint32
     return plan;
   if (!may_read_row) return undecided;
   return top_p_over_row<Policy, E, Team>(row, mask_out, n, p, keep_ties, ablation, key_thr, plan.cut.pivot,
-                                   !want_k && complete, top, reached, scale, team, sh);
+                                         !want_k && complete, top, reached, scale, team, sh);
 }
 
 // Step 4, mask output over the part [lo, hi) of a row: only writes, when
@@ -818,8 +818,8 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     gather_candidates<Policy, E, true>(row, 0, n, key_thr, ask.want_p && !ask.want_k, sh);
     counters.lap(RowCounters::kGather);
     const uint32_t cands = sh.cand_count;
-    const RowPlan plan = decide_row<Policy, E, SoloRow>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr, true,
-                                               ids_out ? nullptr : row, SoloRow{}, sh);
+    const RowPlan plan = decide_row<Policy, E, SoloRow>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr,
+                                                        true, ids_out ? nullptr : row, SoloRow{}, sh);
     counters.lap(RowCounters::kDecide);
     counters.outcome(cands, plan.hit());
     if (ids_out) {
