@@ -21,11 +21,4 @@ func encode(d sampler.DType, xs []float32) (bits []uint16, rounded []float32) {
 	return format(d).Round(xs)
 }
 
-func decode(d sampler.DType, bits []uint16) []float32 {
-	f := format(d)
-	out := make([]float32, len(bits))
-	for i, b := range bits {
-		out[i] = f.Float(b)
-	}
-	return out
-}
+func decode(d sampler.DType, bits []uint16) []float32 { return format(d).Decode(bits) }

@@ -265,13 +265,9 @@ func upload(nc *native.Ctx, dst uintptr, spec Spec) error {
 	if spec.DType == sampler.Float32 {
 		return native.CopyToDevice(nc, dst, logits)
 	}
-	bits := make([]uint16, len(logits))
-	for i, x := range logits {
-		if spec.DType == sampler.BFloat16 {
-			bits[i] = halfbits.ToBF16(x)
-		} else {
-			bits[i] = halfbits.ToHalf(x)
-		}
+	f := halfbits.Half
+	if spec.DType == sampler.BFloat16 {
+		f = halfbits.BFloat16
 	}
-	return native.CopyToDevice(nc, dst, bits)
+	return native.CopyToDevice(nc, dst, f.Encode(logits))
 }

@@ -96,12 +96,26 @@ func (f Format) Float(h uint16) float32 {
 	return FromBF16(h)
 }
 
-// Round returns the bits of xs in f and the values those bits read back as.
-func (f Format) Round(xs []float32) (bits []uint16, rounded []float32) {
-	bits, rounded = make([]uint16, len(xs)), make([]float32, len(xs))
+// Encode returns the bits of xs in f.
+func (f Format) Encode(xs []float32) []uint16 {
+	bits := make([]uint16, len(xs))
 	for i, x := range xs {
 		bits[i] = f.Bits(x)
-		rounded[i] = f.Float(bits[i])
 	}
-	return bits, rounded
+	return bits
+}
+
+// Decode widens bits of f exactly.
+func (f Format) Decode(bits []uint16) []float32 {
+	out := make([]float32, len(bits))
+	for i, h := range bits {
+		out[i] = f.Float(h)
+	}
+	return out
+}
+
+// Round returns the bits of xs in f and the values those bits read back as.
+func (f Format) Round(xs []float32) (bits []uint16, rounded []float32) {
+	bits = f.Encode(xs)
+	return bits, f.Decode(bits)
 }

@@ -41,7 +41,8 @@ func TestRounding(t *testing.T) {
 	}
 }
 
-// Format.Round gives each format's bits and the values they widen to.
+// Format.Round (Encode, then Decode) gives each format's bits and the values
+// they widen to.
 func TestFormatRound(t *testing.T) {
 	xs := []float32{1.0009766, -3.1415927, 65520, float32(math.Inf(-1)), 1e-8}
 	for _, c := range []struct {

@@ -98,14 +98,13 @@ func runSort(t *testing.T, x *native.Ctx, d native.DType, c testcases.Case, extr
 		require.NoError(t, x.SortTopKTopP(req, ws, n))
 		require.NoError(t, x.Sync(0))
 	}
-	out := make([]float32, len(padded))
+	var out []float32
 	if f, half := halfFormat(d); half {
 		b16 := make([]uint16, len(padded))
 		require.NoError(t, native.CopyFromDevice(x, b16, dev))
-		for i, b := range b16 {
-			out[i] = f.Float(b)
-		}
+		out = f.Decode(b16)
 	} else {
+		out = make([]float32, len(padded))
 		require.NoError(t, native.CopyFromDevice(x, out, dev))
 	}
 	orig, got := make([]float32, c.Batch*c.Vocab), make([]float32, c.Batch*c.Vocab)
