@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Runs on the lent GPU machine: times build/device/qrita-bench (the change)
+# against a baseline binary of an earlier kernel in one call, case by case,
+# each against its own device-to-device copy of the same bytes (PERFLOG's
+# A/B protocol). Prints one line a case: the change's us/call and x copy,
+# then the baseline's; raw outputs go to $OUT/ab (or ./device-out/ab).
+# Usage: scripts/device-ab.sh BASELINE_BIN SET...
+#   small  B=1,8,64 at V=128256 and 262208: joint, top-k alone, top-p alone
+#   large  B=1024 x 128256 joint and top-p alone; 256-1024 x 262208 top-p alone
+#   tail   top-p alone at V=262208 around the multiprocessor count (B=64-256)
+#   miss   flat, neginf90, plateau and one-hot rows (truncation misses)
+# Each invocation sweeps several cases with -ref=false: with one case,
+# qrita-bench runs the CPU reference by default (-ref auto), minutes at
+# B=1024, which a time limit then cuts (PERFLOG run 68).
+set -uo pipefail
+[ $# -ge 2 ] || { sed -n '2,15p' "$0"; exit 2; }
+base=$1
+shift
+out=${OUT:-device-out}/ab
+mkdir -p "$out"
+new=build/device/qrita-bench
+limit=${BENCH_LIMIT:-120}
+status=0
+
+# run NAME FLAGS...: both binaries over the same cases, then their lines side by side.
+run() {
+  local name=$1 bin tag
+  shift
+  for tag in new base; do
+    bin=$new
+    [ "$tag" = base ] && bin=$base
+    if ! timeout "$limit" "$bin" -backend cuda -baselines copy -ref=false "$@" >"$out/$name-$tag.txt" 2>&1; then
+      echo "$name $tag: exit $? (see $out/$name-$tag.txt)"
+      status=1
+    fi
+  done
+  echo "# $name: batch vocab k p dist dtype | change us x-copy | baseline us x-copy"
+  paste <(grep -E '^ +cuda' "$out/$name-new.txt" | awk '{print $3, $4, $5, $6, $7, $8, "|", $10, $14}') \
+    <(grep -E '^ +cuda' "$out/$name-base.txt" | awk '{print "|", $10, $14}')
+}
+
+for set in "$@"; do
+  case $set in
+  small)
+    run small-joint -batch 1,8,64 -vocab 128256,262208 -k 50 -p 0.9
+    run small-topk -batch 1,8,64 -vocab 128256 -k 50 -p 1
+    run small-topp -batch 1,8,64 -vocab 128256,262208 -k 0 -p 0.9 ;;
+  large)
+    run large -batch 1024 -vocab 128256 -k 50,0 -p 0.9
+    run large-topp -batch 256,512,1024 -vocab 262208 -k 0 -p 0.9 ;;
+  tail)
+    run tail -batch 64,96,128,133,256 -vocab 262208 -k 0 -p 0.9 ;;
+  miss)
+    run miss -batch 1,64,1024 -vocab 128256 -k 0 -p 0.9 -dist flat,neginf90
+    run plateau -batch 1,8 -vocab 128256 -k 0 -p 0.9 -dist plateau
+    run onehot -batch 1,64,1024 -vocab 128256 -k 50,0 -p 0.9 -dist onehot ;;
+  *)
+    echo "unknown set $set (small, large, tail, miss)"
+    status=2 ;;
+  esac
+done
+exit $status
