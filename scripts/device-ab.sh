@@ -13,7 +13,7 @@
 # qrita-bench runs the CPU reference by default (-ref auto), minutes at
 # B=1024, which a time limit then cuts (PERFLOG run 68).
 set -uo pipefail
-[ $# -ge 2 ] || { sed -n '2,15p' "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,/^set /{/^#/p}' "$0"; exit 2; }
 base=$1
 shift
 out=${OUT:-device-out}/ab
@@ -24,13 +24,15 @@ status=0
 
 # run NAME FLAGS...: both binaries over the same cases, then their lines side by side.
 run() {
-  local name=$1 bin tag
+  local name=$1 bin tag rc
   shift
   for tag in new base; do
     bin=$new
     [ "$tag" = base ] && bin=$base
-    if ! timeout "$limit" "$bin" -backend cuda -baselines copy -ref=false "$@" >"$out/$name-$tag.txt" 2>&1; then
-      echo "$name $tag: exit $? (see $out/$name-$tag.txt)"
+    timeout "$limit" "$bin" -backend cuda -baselines copy -ref=false "$@" >"$out/$name-$tag.txt" 2>&1
+    rc=$?
+    if [ $rc -ne 0 ]; then
+      echo "$name $tag: exit $rc (124: past BENCH_LIMIT=${limit}s; see $out/$name-$tag.txt)"
       status=1
     fi
   done
