@@ -44,7 +44,7 @@ struct qrita_ctx {
   qrita_host::StagingSlot slots[qrita_host::kStagingSlots];
   int next_slot = 0;
   size_t split_bytes = 0;       // workspace per stream (fixed by the device)
-  size_t split_sync_bytes = 0;  // its first bytes: the rows' meeting points
+  size_t split_sync_bytes = 0;  // its first bytes: the hand-on list, the rows' meeting points
   std::vector<qrita_host::StreamWorkspace> split_ws;
   char err[512] = {0};
 };

@@ -11,6 +11,7 @@
 #include "../cuda/launch.cuh"
 
 #include "context.h"
+#include "qrita_bench.h"
 
 namespace qrita_host {
 
@@ -101,12 +102,23 @@ qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32
   prm.row_stats = knobs.row_stats;
   const qrita::LaunchLimits& lim = ctx->limits[r->dtype];
   const int parts = out_ids ? 1 : qrita::split_slices(lim, r->batch, r->vocab);
+  // A mask call with top-p rows in the persistent kernel may hand rows
+  // that miss on (cuda/hand_on.cuh); the in-place ablation keeps them.
+  const int hand_on = out_ids || parts > 1 || !r->p || (knobs.ablation & QRITA_ABLATE_IN_PLACE)
+                          ? 0
+                          : qrita::hand_on_slices(lim, r->batch, r->vocab);
   prm.split_slices = 1;
-  if (parts > 1) {
+  if (parts > 1 || hand_on > 0) {
     if (void* ws = stream_workspace(ctx, stream)) {
-      prm.split_sync = ws;
-      prm.split_ws = static_cast<char*>(ws) + ctx->split_sync_bytes;
-      prm.split_slices = parts;
+      char* bytes = static_cast<char*>(ws);
+      prm.split_sync = bytes + qrita::kHandOnListBytes;
+      prm.split_ws = bytes + ctx->split_sync_bytes;
+      if (parts > 1) {
+        prm.split_slices = parts;
+      } else {
+        prm.hand_on = bytes;
+        prm.hand_on_slices = hand_on;
+      }
     }
   }
 

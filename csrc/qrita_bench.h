@@ -22,7 +22,11 @@ typedef enum {
   QRITA_ABLATE_FORCE_FALLBACK = 2,
   /* Binary pivot search: one key bit per step (32 steps) instead of the
    * 256-way multi-pivot step (4 steps). */
-  QRITA_ABLATE_BINARY_SEARCH = 4
+  QRITA_ABLATE_BINARY_SEARCH = 4,
+  /* Rows that miss stay with their block in the persistent kernel (more
+   * rows than multiprocessors) instead of being handed on to blocks that
+   * ran out of rows. */
+  QRITA_ABLATE_IN_PLACE = 8
   /* Duplicate handling off is QRITA_TIES_KEEP in the request. */
 } qrita_ablation;
 

@@ -1,6 +1,5 @@
 #include "launch.cuh"
-#include "split_kernel.cuh"
-#include "truncate_kernel.cuh"
+#include "persistent_kernel.cuh"
 
 namespace qrita {
 namespace {
@@ -14,9 +13,18 @@ using SplitRows = ManyRows;
 static_assert(sizeof(PersistentShared<FewRows>) <= 48 * 1024 && sizeof(PersistentShared<ManyRows>) <= 48 * 1024,
               "the persistent kernel's shared memory fits the default limit");
 
+// Only the split kernel's shape serves handed-on rows (its blocks take
+// the rows' parts).
+template <class Shape>
+constexpr bool kServesHandOn = Shape::kBlockThreads == SplitRows::kBlockThreads &&
+                               Shape::kMinBlocksPerSM == SplitRows::kMinBlocksPerSM;
+
 template <class Shape, class E>
-cudaError_t launch_shape(const TruncateParams& prm, int64_t grid, cudaStream_t stream) {
-  truncate_rows_kernel<Shape, E>
+cudaError_t launch_shape(const TruncateParams& args, int64_t grid, cudaStream_t stream) {
+  TruncateParams prm = args;
+  // The served rows' parts are taken by blocks of this grid (hand_on.cuh).
+  if (!kServesHandOn<Shape> || grid < prm.hand_on_slices) prm.hand_on = nullptr;
+  truncate_rows_kernel<Shape, E, kServesHandOn<Shape>>
       <<<static_cast<unsigned>(grid), Shape::kBlockThreads, sizeof(PersistentShared<Shape>), stream>>>(prm);
   return cudaGetLastError();
 }
@@ -48,9 +56,9 @@ template <class E>
 cudaError_t occupancy_typed(int multiprocessors, LaunchLimits* lim) {
   int few = 0, many = 0;
   cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &few, truncate_rows_kernel<FewRows, E>, FewRows::kBlockThreads, sizeof(PersistentShared<FewRows>));
+      &few, truncate_rows_kernel<FewRows, E, kServesHandOn<FewRows>>, FewRows::kBlockThreads, sizeof(PersistentShared<FewRows>));
   if (e != cudaSuccess) return e;
-  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&many, truncate_rows_kernel<ManyRows, E>,
+  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&many, truncate_rows_kernel<ManyRows, E, kServesHandOn<ManyRows>>,
                                                     ManyRows::kBlockThreads, sizeof(PersistentShared<ManyRows>));
   if (e != cudaSuccess) return e;
   int split = 0;
@@ -83,10 +91,23 @@ int split_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab) {
   return parts >= 2 ? static_cast<int>(parts) : 1;
 }
 
+static_assert(sizeof(HandOnList) <= kHandOnListBytes, "the hand-on list fits its room");
+
 size_t split_sync_bytes(const LaunchLimits& lim) {
   constexpr size_t kAlign = 256;  // the regions after it stay aligned
   const size_t rows = static_cast<size_t>(lim.split_blocks / 2);  // two parts a row at least
-  return (rows * sizeof(SplitRowSync) + kAlign - 1) / kAlign * kAlign;
+  return kHandOnListBytes + (rows * sizeof(SplitRowSync) + kAlign - 1) / kAlign * kAlign;
+}
+
+int hand_on_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab) {
+  if (batch <= lim.multiprocessors) return 0;  // one wide block a row: no blocks to spare
+  // Every listed row's parts have regions, and a row's parts all fit one
+  // grid of the persistent kernel; rows have meeting points.
+  int64_t parts = lim.split_blocks / kHandOnSlots;
+  parts = parts < vocab / SplitRows::kMinSliceEntries ? parts : vocab / SplitRows::kMinSliceEntries;
+  parts = parts < SplitRows::kMaxSlices ? parts : int64_t(SplitRows::kMaxSlices);
+  if (kHandOnSlots > lim.split_blocks / 2 || parts > lim.many_rows_grid) return 0;
+  return parts >= 2 ? static_cast<int>(parts) : 0;
 }
 
 size_t split_workspace_bytes(const LaunchLimits& lim) {

@@ -24,8 +24,15 @@ int split_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab);
 // Device workspace the split kernel needs on one stream at most: the
 // rows' meeting points (zeroed once, left at zero by every call), then
 // the parts' regions.
+// The meeting points follow kHandOnListBytes that hold the hand-on list.
 size_t split_sync_bytes(const LaunchLimits& lim);
 size_t split_workspace_bytes(const LaunchLimits& lim);
+constexpr size_t kHandOnListBytes = 256;
+
+// Parts of each row the persistent kernel hands on (cuda/hand_on.cuh) in a
+// mask call of batch rows; 0: rows stay with their blocks (small batches
+// split every row already).
+int hand_on_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab);
 
 cudaError_t truncate_limits(DType dtype, int multiprocessors, LaunchLimits* lim);
 

@@ -8,6 +8,7 @@
 
 #include "block_primitives.cuh"
 #include "direct_rank.cuh"
+#include "hand_on.cuh"
 #include "keys.cuh"
 #include "row_access.cuh"
 
@@ -40,6 +41,7 @@ struct RowShared {
   uint32_t max_key;
   uint32_t min_key;     // smallest keepable key (~0u: none)
   mass_t mass_rest;     // mass of keepable non-candidates, relative to the threshold
+  HandOnTarget hand_on;  // the persistent kernel's (list null elsewhere)
 
   // Where sigma_threshold stages a sample (the four rank arrays, which
   // lie end to end) and its groups' sums (the ranks' masses): nothing is

@@ -395,6 +395,70 @@ __device__ __forceinline__ void leave_row(SplitRowSync* sync, int S) {
   }
 }
 
+// Part s of S of row r: gathers it into the row's region s, then decides
+// the row (the last of its blocks to arrive) or runs the decider's tasks
+// and writes the part. row_regions and sync are the row's (its own in the
+// split kernel, a listed row's slot when the persistent kernel serves a
+// handed-on row: hand_on.cuh).
+template <class Policy, class E>
+__device__ __forceinline__ void split_row_part(const TruncateParams& prm, int64_t r, int s, int S,
+                                               SliceRegionOf<Policy>* row_regions, SplitRowSync* sync,
+                                               TruncateShared<Policy>& sh) {
+  using bits_t = typename E::bits_t;
+  const uint32_t n = static_cast<uint32_t>(prm.vocab);
+  bits_t* row = static_cast<bits_t*>(prm.logits) + r * prm.row_stride;
+  const RowAsk ask(prm.k ? prm.k[r] : 0, prm.p ? prm.p[r] : 1.0f, n);
+  uint32_t lo, hi;
+  slice_bounds(n, s, S, &lo, &hi);
+  RowCounters counters = row_counters(prm, r, s == 0);
+  if (!ask.any()) {  // nothing to decide: only NaN changes
+    counters.outcome(0, true);
+    write_mask<Policy, E>(row, lo, hi, RowPlan{Cut{kPivotAll, 0}, false}, sh);
+    __syncthreads();
+    return;
+  }
+  RowSample<Policy, E> smp;
+  smp.load(row, n);
+  // The part moves to the L2 while the threshold waits for the sample:
+  // the gather's loads then wait for the L2 only.
+  if (prm.split_prefetch) prefetch_row_l2<E, Policy::kBlockThreads>(row + lo, hi - lo);
+  const uint32_t key_thr = row_threshold<Policy, E>(smp, n, ask, prm.ablation, sh);
+  counters.lap(RowCounters::kThreshold);
+  gather_candidates<Policy, E, false>(row, lo, hi, key_thr, ask.want_p && !ask.want_k, sh);
+  counters.lap(RowCounters::kGather);
+  publish_part<Policy>(row_regions[s], sh);
+  if (arrive_at_row(sync, S, sh)) {
+    RowCounters decided = row_counters(prm, r);
+    load_row_regions<Policy, true>(row_regions, S, sh);
+    const uint32_t cands = sh.cand_count;
+    SplitTeam<Policy> team{lo, hi, sync, row_regions, S, s, 0};
+    const RowPlan plan = decide_row<Policy, E, SplitTeam<Policy>>(row, n, ask, prm.keep_ties != 0, prm.ablation,
+                                                                  key_thr, true, row, team, sh);
+    decided.lap(RowCounters::kDecide);
+    decided.outcome(cands, plan.hit());
+    if (threadIdx.x == 0) atomicExch(&sync->word, VerdictWord::of(plan));
+    // What is left of a written row are candidates, anywhere in it.
+    write_mask<Policy, E>(row, plan.rest_written ? 0 : lo, plan.rest_written ? n : hi, plan, sh);
+    decided.lap(RowCounters::kWrite);
+  } else {
+    // Run the decider's tasks until its verdict, then write this part:
+    // write-only from this part's candidates (the decider's, in this
+    // part), else read-compare-write against the pivot.
+    uint32_t ran = 0;
+    TeamTask task;
+    unsigned long long w;
+    while (!((w = await_word(sync, ran, &task, sh)) & VerdictWord::kLeft)) {
+      run_task<Policy, E>(row, lo, hi, task, row_regions, s, sync, sh);
+      ran = VerdictWord::task_number(w);
+    }
+    const bool write_only = (w & VerdictWord::kWriteOnly) != 0 && ran == 0;
+    if (!(w & VerdictWord::kRowWritten))
+      write_mask<Policy, E>(row, lo, hi, RowPlan{Cut{VerdictWord::pivot(w), 0}, write_only}, sh);
+    leave_row(sync, S);
+  }
+  __syncthreads();  // shared memory is reused by the next part
+}
+
 // One kernel: every block gathers its part of a row into its region; the
 // last of the row's blocks to arrive loads the S regions, decides the row
 // as the one-block kernel does and writes its part; the others run the
@@ -408,70 +472,15 @@ __device__ __forceinline__ void leave_row(SplitRowSync* sync, int S) {
 template <class Policy, class E>
 __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM)
     split_rows_kernel(TruncateParams prm) {
-  using bits_t = typename E::bits_t;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   auto& sh = *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes);
   auto* regions = static_cast<SliceRegionOf<Policy>*>(prm.split_ws);
   auto* syncs = static_cast<SplitRowSync*>(prm.split_sync);
   const int S = prm.split_slices;
-  const uint32_t n = static_cast<uint32_t>(prm.vocab);
   if (threadIdx.x == 0) sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
   for (int64_t item = blockIdx.x; item < prm.batch * S; item += gridDim.x) {
     const int64_t r = item / S;
-    const int s = static_cast<int>(item % S);
-    bits_t* row = static_cast<bits_t*>(prm.logits) + r * prm.row_stride;
-    const RowAsk ask(prm.k ? prm.k[r] : 0, prm.p ? prm.p[r] : 1.0f, n);
-    uint32_t lo, hi;
-    slice_bounds(n, s, S, &lo, &hi);
-    RowCounters counters = row_counters(prm, r, s == 0);
-    if (!ask.any()) {  // nothing to decide: only NaN changes
-      counters.outcome(0, true);
-      write_mask<Policy, E>(row, lo, hi, RowPlan{Cut{kPivotAll, 0}, false}, sh);
-      __syncthreads();
-      continue;
-    }
-    RowSample<Policy, E> smp;
-    smp.load(row, n);
-    // The part moves to the L2 while the threshold waits for the sample:
-    // the gather's loads then wait for the L2 only.
-    if (prm.split_prefetch) prefetch_row_l2<E, Policy::kBlockThreads>(row + lo, hi - lo);
-    const uint32_t key_thr = row_threshold<Policy, E>(smp, n, ask, prm.ablation, sh);
-    counters.lap(RowCounters::kThreshold);
-    gather_candidates<Policy, E, false>(row, lo, hi, key_thr, ask.want_p && !ask.want_k, sh);
-    counters.lap(RowCounters::kGather);
-    publish_part<Policy>(regions[item], sh);
-    SplitRowSync* sync = syncs + r;
-    if (arrive_at_row(sync, S, sh)) {
-      RowCounters decided = row_counters(prm, r);
-      load_row_regions<Policy, true>(regions + r * S, S, sh);
-      const uint32_t cands = sh.cand_count;
-      SplitTeam<Policy> team{lo, hi, sync, regions + r * S, S, s, 0};
-      const RowPlan plan =
-          decide_row<Policy, E, SplitTeam<Policy>>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr, true, row,
-                                                   team, sh);
-      decided.lap(RowCounters::kDecide);
-      decided.outcome(cands, plan.hit());
-      if (threadIdx.x == 0) atomicExch(&sync->word, VerdictWord::of(plan));
-      // What is left of a written row are candidates, anywhere in it.
-      write_mask<Policy, E>(row, plan.rest_written ? 0 : lo, plan.rest_written ? n : hi, plan, sh);
-      decided.lap(RowCounters::kWrite);
-    } else {
-      // Run the decider's tasks until its verdict, then write this part:
-      // write-only from this part's candidates (the decider's, in this
-      // part), else read-compare-write against the pivot.
-      uint32_t ran = 0;
-      TeamTask task;
-      unsigned long long w;
-      while (!((w = await_word(sync, ran, &task, sh)) & VerdictWord::kLeft)) {
-        run_task<Policy, E>(row, lo, hi, task, regions + r * S, s, sync, sh);
-        ran = VerdictWord::task_number(w);
-      }
-      const bool write_only = (w & VerdictWord::kWriteOnly) != 0 && ran == 0;
-      if (!(w & VerdictWord::kRowWritten))
-        write_mask<Policy, E>(row, lo, hi, RowPlan{Cut{VerdictWord::pivot(w), 0}, write_only}, sh);
-      leave_row(sync, S);
-    }
-    __syncthreads();  // shared memory is reused by the next item
+    split_row_part<Policy, E>(prm, r, static_cast<int>(item % S), S, regions + r * S, syncs + r, sh);
   }
 }
 

@@ -431,6 +431,18 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
     const Pivot pv = rank_ties(global, sh, kPivotAll, tie_key, j, ties, keep_ties);
     return RowPlan{Cut{pv, cands + (keep_ties || j >= ties ? ties : j)}, false, false, true};
   }
+  // Read again by this block alone, the row would keep the batch waiting:
+  // the persistent kernel hands it on when the call lists rows
+  // (hand_on.cuh), and nothing of it is written here (kPivotAll drops no
+  // candidate). Before the deeper gather: a split row shares that pass too
+  // (PERFLOG run 67: top-p alone 256 x 262208 421 -> 305 us).
+  if constexpr (Team::kWholeRow) {
+    if (mask_out && floor.key == kPivotAll.key && floor.idx == kPivotAll.idx && hand_on_row(row, sh)) {
+      RowPlan left{Cut{kPivotAll, 0}, false, false, true};
+      left.rest_written = true;
+      return left;
+    }
+  }
   // The nucleus reaches a little below the threshold: one deeper gather,
   // sized from what the first one found, can settle it for one more read
   // of the row instead of a search over the row. Not when the candidates
@@ -767,70 +779,5 @@ __device__ __forceinline__ RowCounters row_counters(const TruncateParams& prm, i
 
 template <class Policy>
 using TruncateShared = RowShared<Policy::kCandidateCapacity, Policy::kRankedSurvivors>;
-
-// The persistent kernel's shared memory: a row's, and the words of the
-// next row's sample.
-template <class Policy>
-struct PersistentShared {
-  TruncateShared<Policy> row;
-  uint32_t next_sample[Policy::kSampleSize];
-};
-
-template <class Policy, class E>
-__global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM)
-    truncate_rows_kernel(TruncateParams prm) {
-  using bits_t = typename E::bits_t;
-  // Dynamic shared memory (sized by the launcher): a static __shared__
-  // object in a template kernel is allocated once per instantiation by
-  // some AMDGPU compilers, overflowing the LDS.
-  extern __shared__ __align__(16) unsigned char shared_bytes[];
-  auto& all = *reinterpret_cast<PersistentShared<Policy>*>(shared_bytes);
-  auto& sh = all.row;
-  const uint32_t n = static_cast<uint32_t>(prm.vocab);
-  if (threadIdx.x == 0) sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
-  auto row_at = [&](int64_t r) { return static_cast<bits_t*>(prm.logits) + r * prm.row_stride; };
-  const SampleWords<Policy, E> sample{all.next_sample};
-  if (blockIdx.x < prm.batch) sample.start(row_at(blockIdx.x), n);
-  for (int64_t r = blockIdx.x; r < prm.batch; r += gridDim.x) {
-    bits_t* row = row_at(r);
-    const RowAsk ask(prm.k ? prm.k[r] : 0, prm.p ? prm.p[r] : 1.0f, n);
-    const bool ids_out = prm.out_ids != nullptr;
-    RowCounters counters = row_counters(prm, r);
-    // This row's sample landed while the last row was done (the first
-    // row's while the block started); the next row's is copied during this
-    // one, once the threshold has read the words.
-    async_copy_wait_all();
-    __syncthreads();
-    const auto start_next = [&] {
-      if (r + gridDim.x < prm.batch) sample.start(row_at(r + gridDim.x), n);
-    };
-    if (!ids_out && !ask.any()) {
-      // No filter: only NaN entries change.
-      start_next();
-      counters.outcome(0, true);
-      write_mask<Policy, E>(row, 0, n, RowPlan{Cut{kPivotAll, 0}, false}, sh);
-      continue;
-    }
-    const uint32_t key_thr = row_threshold<Policy, E>([&](int j, int) { return sample.value(row, n, j); }, n, ask,
-                                                      prm.ablation, sh);
-    start_next();  // sigma_threshold read the words before its first barrier
-    counters.lap(RowCounters::kThreshold);
-    gather_candidates<Policy, E, true>(row, 0, n, key_thr, ask.want_p && !ask.want_k, sh);
-    counters.lap(RowCounters::kGather);
-    const uint32_t cands = sh.cand_count;
-    const RowPlan plan = decide_row<Policy, E, SoloRow>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr,
-                                                        true, ids_out ? nullptr : row, SoloRow{}, sh);
-    counters.lap(RowCounters::kDecide);
-    counters.outcome(cands, plan.hit());
-    if (ids_out) {
-      write_ids<Policy, E>(row, n, plan, sh, prm.out_ids + r * prm.max_ids, prm.out_count + r,
-                           static_cast<uint32_t>(prm.max_ids));
-    } else {
-      write_mask<Policy, E>(row, 0, n, plan, sh);
-    }
-    __syncthreads();  // shared memory is reused by the next row
-    counters.lap(RowCounters::kWrite);
-  }
-}
 
 }  // namespace qrita

@@ -27,6 +27,9 @@ struct TruncateParams : RowBatch {
   void* split_sync;     // device, one SplitRowSync a row, zero between calls
   int split_slices;     // parts per row; 1: one block per row
   int split_prefetch;   // the split kernel asks the L2 for its part first (set by launch_split)
+  void* hand_on;        // device HandOnList (zero between calls): the persistent kernel may hand
+                        // rows on (cuda/hand_on.cuh); null: every row stays with its block
+  int hand_on_slices;   // parts of a handed-on row
 };
 
 // int32 fields of one qrita_row_stats.

@@ -47,6 +47,12 @@ func TestGPUSanitizerCoverage(t *testing.T) {
 				}
 			}
 		}
+		// More rows than multiprocessors, rows that miss: handed on as
+		// two-part split rows (cuda/hand_on.cuh), more than the list holds.
+		for _, d := range []testcases.Dist{testcases.Flat, testcases.NegInfMask90} {
+			cases = append(cases, testcases.Case{Name: d.String() + "_handed_on_p0.9", Batch: 140, Vocab: 4104, Dist: d,
+				Seed: 8, P: testcases.PConst(0.9)})
+		}
 		runCases(t, s, cases)
 	}
 }

@@ -10,16 +10,20 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/qrita-project/qrita/internal/native"
 	"github.com/qrita-project/qrita/internal/testcases"
+	"github.com/qrita-project/qrita/sampler"
 )
 
 // Top-p rows whose nucleus reaches below the candidates take passes over
 // the whole row (a second gather, the value-binned histogram and the
 // bin's gather). In a small batch the split row's blocks share those
-// passes, each over its part; in a batch of 300 one block takes the row.
+// passes, each over its part; in a batch of 300 one block takes the row
+// (the in-place ablation).
 // The bits must be the same, and the reference's.
 func TestGPUSplitRowTeamMatchesOneBlock(t *testing.T) {
 	s := newGPU(t)
+	nc := newNative(t)
 	const batch = 300 // beyond every split: one block a row
 	cases := []struct {
 		dist  testcases.Dist
@@ -43,8 +47,10 @@ func TestGPUSplitRowTeamMatchesOneBlock(t *testing.T) {
 			for i := range p {
 				p[i] = c.p
 			}
-			whole := slices.Clone(logits)
-			require.NoError(t, s.TopKTopP(context.Background(), whole, batch, c.vocab, nil, p))
+			// In place: the batch's rows that miss are not handed on to
+			// split rows (TestGPUHandedOnRowsMatchInPlace covers that).
+			whole, _ := ablatedRun(t, nc, logits, batch, c.vocab, nil, p, s.TieMode() == sampler.KeepTies,
+				native.AblateInPlace)
 			rowOf := func(xs []float32, r int) []float32 { return xs[r*c.vocab : (r+1)*c.vocab] }
 
 			// Each row alone (the most parts), then the rows together.

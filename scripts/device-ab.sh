@@ -9,6 +9,8 @@
 #   large  B=1024 x 128256 joint and top-p alone; 256-1024 x 262208 top-p alone
 #   tail   top-p alone at V=262208 around the multiprocessor count (B=64-256)
 #   miss   flat, neginf90, plateau and one-hot rows (truncation misses)
+#   persist the persistent kernel's shapes (B=133-1024): joint, top-k alone,
+#          top-p alone at V=128256 (and 262208 for joint and top-k)
 # Each invocation sweeps several cases with -ref=false: with one case,
 # qrita-bench runs the CPU reference by default (-ref auto), minutes at
 # B=1024, which a time limit then cuts (PERFLOG run 68).
@@ -56,8 +58,12 @@ for set in "$@"; do
     run miss -batch 1,64,1024 -vocab 128256 -k 0 -p 0.9 -dist flat,neginf90
     run plateau -batch 1,8 -vocab 128256 -k 0 -p 0.9 -dist plateau
     run onehot -batch 1,64,1024 -vocab 128256 -k 50,0 -p 0.9 -dist onehot ;;
+  persist)
+    run persist-joint -batch 133,256,1024 -vocab 128256,262208 -k 50 -p 0.9
+    run persist-topk -batch 256,1024 -vocab 128256,262208 -k 50 -p 1
+    run persist-topp -batch 133,256,1024 -vocab 128256 -k 0 -p 0.9 ;;
   *)
-    echo "unknown set $set (small, large, tail, miss)"
+    echo "unknown set $set (small, large, tail, miss, persist)"
     status=2 ;;
   esac
 done

@@ -12,6 +12,7 @@ type ablation struct {
 	fallback bool // truncate and gather, then treat every row as a miss
 	binary   bool // binary pivot search (32 one-bit steps) instead of 256-way
 	noDup    bool // duplicate handling off: the KeepTies tie mode
+	inPlace  bool // rows that miss stay with their block (no hand-on)
 }
 
 // Ablation switch names, in the order a combination is written.
@@ -21,6 +22,7 @@ const (
 	ablFallback = "fallback"
 	ablBinary   = "binary"
 	ablNoDup    = "no-dup"
+	ablInPlace  = "in-place"
 )
 
 func (a ablation) String() string {
@@ -28,7 +30,7 @@ func (a ablation) String() string {
 	for _, s := range []struct {
 		on   bool
 		name string
-	}{{a.noTrunc, ablNoTrunc}, {a.fallback, ablFallback}, {a.binary, ablBinary}, {a.noDup, ablNoDup}} {
+	}{{a.noTrunc, ablNoTrunc}, {a.fallback, ablFallback}, {a.binary, ablBinary}, {a.noDup, ablNoDup}, {a.inPlace, ablInPlace}} {
 		if s.on {
 			parts = append(parts, s.name)
 		}
@@ -59,9 +61,11 @@ func parseAblation(s string) (ablation, error) {
 			sw = &a.binary
 		case ablNoDup:
 			sw = &a.noDup
+		case ablInPlace:
+			sw = &a.inPlace
 		default:
-			return a, fmt.Errorf("unknown -ablation %q (none, or %s, %s, %s, %s joined by +)", s, ablNoTrunc,
-				ablFallback, ablBinary, ablNoDup)
+			return a, fmt.Errorf("unknown -ablation %q (none, or %s, %s, %s, %s, %s joined by +)", s, ablNoTrunc,
+				ablFallback, ablBinary, ablNoDup, ablInPlace)
 		}
 		if *sw {
 			return a, fmt.Errorf("-ablation %q names %s twice", s, name)

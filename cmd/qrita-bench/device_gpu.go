@@ -70,6 +70,9 @@ func specAblation(a ablation, keepTies bool) *gpubench.Ablation {
 	if a.binary {
 		bits |= native.AblateBinarySearch
 	}
+	if a.inPlace {
+		bits |= native.AblateInPlace
+	}
 	return &gpubench.Ablation{Bits: bits, KeepTies: keepTies || a.noDup}
 }
 

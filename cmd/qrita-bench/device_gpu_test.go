@@ -21,6 +21,10 @@ func TestSpecAblation(t *testing.T) {
 	if a == nil || a.Bits != 0 || !a.KeepTies {
 		t.Errorf("no-dup: %+v", a)
 	}
+	a = specAblation(ablation{inPlace: true}, false)
+	if a == nil || a.Bits != native.AblateInPlace || a.KeepTies {
+		t.Errorf("in-place: %+v", a)
+	}
 	a = specAblation(ablation{fallback: true}, true)
 	if a == nil || a.Bits != native.AblateForceFallback || !a.KeepTies {
 		t.Errorf("fallback under -keep-ties: %+v", a)

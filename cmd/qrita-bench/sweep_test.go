@@ -28,6 +28,7 @@ func TestParseAblation(t *testing.T) {
 		"no-dup+no-trunc+binary":   {noTrunc: true, binary: true, noDup: true},
 		"fallback+binary+no-dup":   {fallback: true, binary: true, noDup: true},
 		"no-trunc+fallback+binary": {noTrunc: true, fallback: true, binary: true},
+		"in-place+binary":          {binary: true, inPlace: true},
 	} {
 		got, err := parseAblation(in)
 		if err != nil || got != want {

@@ -28,6 +28,7 @@ const (
 	AblateNoTruncation  Ablation = C.QRITA_ABLATE_NO_TRUNCATION
 	AblateForceFallback Ablation = C.QRITA_ABLATE_FORCE_FALLBACK
 	AblateBinarySearch  Ablation = C.QRITA_ABLATE_BINARY_SEARCH
+	AblateInPlace       Ablation = C.QRITA_ABLATE_IN_PLACE
 )
 
 // RowStats mirrors qrita_row_stats: one row's counters.

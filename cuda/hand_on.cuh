@@ -1,0 +1,97 @@
+// Rows handed on. In the persistent kernel (more rows than
+// multiprocessors) a row whose candidates do not settle its top-p would be
+// read again, several times, by its block alone, and the whole batch
+// waits for that block (PERFLOG runs 36-37: the top-p tail). Instead the
+// block lists the row here, leaves it untouched and goes on with its own
+// rows; blocks that run out of rows take the listed rows as split rows
+// (cuda/split_kernel.cuh), many blocks a row. The split path decides a
+// row as the one-block kernel does, so the bits do not change.
+#pragma once
+
+#include <cstdint>
+
+#include "compat.cuh"
+
+namespace qrita {
+
+// Rows a call may hand on; the rest stay with their blocks. Each listed
+// row takes hand_on_slices of the split workspace's regions and one
+// meeting point (launch.cu checks that they fit).
+constexpr int kHandOnSlots = 16;
+
+// Zero between calls: the last block to leave resets it.
+struct HandOnList {
+  uint32_t listed;    // rows offered (those past kHandOnSlots stay in place)
+  uint32_t claimed;   // parts taken by blocks past their own rows
+  uint32_t finished;  // blocks past their own rows
+  uint32_t exited;    // blocks done serving
+  uint32_t rows[kHandOnSlots];  // row index + 1; 0 until written
+};
+
+// Where a persistent block lists a row. It lives in shared memory, set
+// once a kernel, so the row loop keeps no more registers (the hand-on as
+// an argument of decide_row doubled the kernel's spills: PERFLOG run 70).
+struct HandOnTarget {
+  HandOnList* list;           // null: every row stays in place
+  const unsigned char* base;  // the call's logits
+  int64_t row_bytes;          // its row stride
+};
+
+// Offers the row at `row` (every thread of the block); true when it was
+// listed, and the block must then leave it alone.
+template <class Sh>
+__device__ bool hand_on_row(const void* row, Sh& sh) {
+  if (!sh.hand_on.list) return false;
+  if (threadIdx.x == 0) {
+    bool listed = false;
+    const HandOnTarget t = sh.hand_on;
+    {
+      const uint32_t slot = atomicAdd(&t.list->listed, 1u);
+      if (slot < static_cast<uint32_t>(kHandOnSlots)) {
+        const int64_t r = (static_cast<const unsigned char*>(row) - t.base) / t.row_bytes;
+        atomicExch(&t.list->rows[slot], static_cast<uint32_t>(r + 1));
+        listed = true;
+      }
+    }
+    sh.choice.digit = listed;
+  }
+  __syncthreads();
+  const bool listed = sh.choice.digit != 0;
+  __syncthreads();  // choice is reused
+  return listed;
+}
+
+// Thread 0 of a block past its own rows: the next listed part, as
+// (row << 32 | part number), or ~0 once every block is past its rows and
+// every listed part is taken. Parts are taken in order, all of a row's
+// before the next row's, so a row's parts are always taken by running
+// blocks (and the launcher gives the grid at least a row's parts).
+__device__ inline unsigned long long claim_listed_part(HandOnList* list, int S, unsigned grid) {
+  const volatile HandOnList* v = list;
+  for (;;) {
+    const uint32_t finished = v->finished;
+    __threadfence();  // every row listed before `finished` counted is seen below
+    const uint32_t rows = min(v->listed, static_cast<uint32_t>(kHandOnSlots));
+    const uint32_t taken = v->claimed;
+    if (taken < rows * static_cast<uint32_t>(S)) {
+      if (atomicCAS(&list->claimed, taken, taken + 1) != taken) continue;
+      uint32_t row1;
+      while ((row1 = v->rows[taken / S]) == 0) sleep_briefly();  // listed, not yet written
+      return (static_cast<unsigned long long>(row1 - 1) << 32) | taken;
+    }
+    if (finished == grid) return ~0ull;
+    sleep_briefly();
+  }
+}
+
+// Thread 0 of a block that is done serving: the last one resets the list.
+__device__ inline void leave_hand_on(HandOnList* list, unsigned grid) {
+  if (atomicAdd(&list->exited, 1u) != grid - 1) return;
+  for (int i = 0; i < kHandOnSlots; ++i) list->rows[i] = 0;
+  list->listed = 0;
+  list->claimed = 0;
+  list->finished = 0;
+  list->exited = 0;
+}
+
+}  // namespace qrita
