@@ -116,8 +116,7 @@ qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32
       if (parts > 1) {
         prm.split_slices = parts;
       } else {
-        prm.hand_on = bytes;
-        prm.hand_on_slices = hand_on;
+        prm.hand_on_slices = hand_on;  // its list: the workspace's first bytes
       }
     }
   }

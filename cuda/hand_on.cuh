@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "compat.cuh"
+#include "truncate_params.h"
 
 namespace qrita {
 
@@ -24,9 +25,15 @@ struct HandOnList {
   uint32_t listed;    // rows offered (those past kHandOnSlots stay in place)
   uint32_t claimed;   // parts taken by blocks past their own rows
   uint32_t finished;  // blocks past their own rows
-  uint32_t exited;    // blocks done serving
+  uint32_t exited;    // blocks gone (early, or at the end)
   uint32_t rows[kHandOnSlots];  // row index + 1; 0 until written
 };
+
+// The list of a call whose rows may be handed on, else null.
+__device__ __forceinline__ HandOnList* hand_on_list(const TruncateParams& prm) {
+  return prm.hand_on_slices > 0 ? reinterpret_cast<HandOnList*>(static_cast<char*>(prm.split_sync) - kHandOnListBytes)
+                                : nullptr;
+}
 
 // Where a persistent block lists a row. It lives in shared memory, set
 // once a kernel, so the row loop keeps no more registers (the hand-on as
@@ -61,11 +68,17 @@ __device__ bool hand_on_row(const void* row, Sh& sh) {
   return listed;
 }
 
+// What claim_listed_part returns when there is no part for the block.
+constexpr unsigned long long kNoPartsLeft = ~0ull;     // every block is past its rows, every part taken
+constexpr unsigned long long kLeftEarly = ~0ull - 1;  // the block left: enough others stay (counted)
+
 // Thread 0 of a block past its own rows: the next listed part, as
-// (row << 32 | part number), or ~0 once every block is past its rows and
-// every listed part is taken. Parts are taken in order, all of a row's
-// before the next row's, so a row's parts are always taken by running
-// blocks (and the launcher gives the grid at least a row's parts).
+// (row << 32 | part number), or why there is none. Parts are taken in
+// order, all of a row's before the next row's. A block with nothing to
+// take leaves at once while at least S others stay (blocks still on
+// their rows included), so a row listed later still finds S blocks for
+// its parts, and the blocks that poll are few (a grid polling one line
+// slowed every call, PERFLOG run 71).
 __device__ inline unsigned long long claim_listed_part(HandOnList* list, int S, unsigned grid) {
   const volatile HandOnList* v = list;
   for (;;) {
@@ -79,12 +92,16 @@ __device__ inline unsigned long long claim_listed_part(HandOnList* list, int S, 
       while ((row1 = v->rows[taken / S]) == 0) sleep_briefly();  // listed, not yet written
       return (static_cast<unsigned long long>(row1 - 1) << 32) | taken;
     }
-    if (finished == grid) return ~0ull;
+    if (finished == grid) return kNoPartsLeft;
+    const uint32_t gone = v->exited;
+    if (grid - gone - 1 >= static_cast<uint32_t>(S) && atomicCAS(&list->exited, gone, gone + 1) == gone)
+      return kLeftEarly;
     sleep_briefly();
   }
 }
 
-// Thread 0 of a block that is done serving: the last one resets the list.
+// Thread 0 of a block that stayed to the end: the last one to leave
+// resets the list (blocks that left early are counted already).
 __device__ inline void leave_hand_on(HandOnList* list, unsigned grid) {
   if (atomicAdd(&list->exited, 1u) != grid - 1) return;
   for (int i = 0; i < kHandOnSlots; ++i) list->rows[i] = 0;

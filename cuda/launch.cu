@@ -23,7 +23,7 @@ template <class Shape, class E>
 cudaError_t launch_shape(const TruncateParams& args, int64_t grid, cudaStream_t stream) {
   TruncateParams prm = args;
   // The served rows' parts are taken by blocks of this grid (hand_on.cuh).
-  if (!kServesHandOn<Shape> || grid < prm.hand_on_slices) prm.hand_on = nullptr;
+  if (!kServesHandOn<Shape> || grid < prm.hand_on_slices) prm.hand_on_slices = 0;
   truncate_rows_kernel<Shape, E, kServesHandOn<Shape>>
       <<<static_cast<unsigned>(grid), Shape::kBlockThreads, sizeof(PersistentShared<Shape>), stream>>>(prm);
   return cudaGetLastError();

@@ -27,7 +27,6 @@ int split_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab);
 // The meeting points follow kHandOnListBytes that hold the hand-on list.
 size_t split_sync_bytes(const LaunchLimits& lim);
 size_t split_workspace_bytes(const LaunchLimits& lim);
-constexpr size_t kHandOnListBytes = 256;
 
 // Parts of each row the persistent kernel hands on (cuda/hand_on.cuh) in a
 // mask call of batch rows; 0: rows stay with their blocks (small batches

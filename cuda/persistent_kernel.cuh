@@ -11,12 +11,17 @@
 namespace qrita {
 
 // A block past its own rows takes listed rows' parts until every block is
-// past its rows and every listed part is taken; the last block to leave
-// resets the list. Not inlined, and called after the row loop: the loop
-// keeps its registers (PERFLOG run 70).
+// past its rows and every listed part is taken (or leaves early:
+// claim_listed_part); the last block to leave resets the list. Not
+// inlined, and called after the row loop: the loop keeps its registers
+// (PERFLOG run 70).
 template <class Policy, class E>
-__device__ __noinline__ void serve_handed_on_rows(TruncateParams prm, TruncateShared<Policy>& sh) {
-  auto* list = static_cast<HandOnList*>(prm.hand_on);
+__device__ __noinline__ void serve_handed_on_rows(const TruncateParams& kernel_prm, TruncateShared<Policy>& sh) {
+  // A copy: taken by value at the call, or used by reference here, the
+  // parameters made the kernel spill more (nvcc 11.8, sm_90: fp32 60 and
+  // 104 bytes of spill stores, this way 48; main's kernel 52).
+  TruncateParams prm = kernel_prm;
+  HandOnList* list = hand_on_list(prm);
   auto* regions = static_cast<SliceRegionOf<Policy>*>(prm.split_ws);
   auto* syncs = static_cast<SplitRowSync*>(prm.split_sync);
   const int S = prm.hand_on_slices;
@@ -31,7 +36,8 @@ __device__ __noinline__ void serve_handed_on_rows(TruncateParams prm, TruncateSh
     __syncthreads();
     const unsigned long long claim = sh.scratch_u64[0];
     __syncthreads();  // scratch is reused
-    if (claim == ~0ull) break;
+    if (claim == kLeftEarly) return;
+    if (claim == kNoPartsLeft) break;
     const uint32_t part = static_cast<uint32_t>(claim), slot = part / S;
     split_row_part<Policy, E>(prm, static_cast<int64_t>(claim >> 32), static_cast<int>(part % S), S,
                               regions + slot * S, syncs + slot, sh);
@@ -47,9 +53,9 @@ struct PersistentShared {
   uint32_t next_sample[Policy::kSampleSize];
 };
 
-// kServes: the call may hand rows on (prm.hand_on), and the blocks serve
-// them after their own rows; the launcher passes hand_on only to this
-// shape, the split kernel's.
+// kServes: the call may hand rows on (prm.hand_on_slices), and the blocks
+// serve them after their own rows; the launcher lets only this shape, the
+// split kernel's, hand on.
 template <class Policy, class E, bool kServes>
 __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM)
     truncate_rows_kernel(TruncateParams prm) {
@@ -63,7 +69,7 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
   const uint32_t n = static_cast<uint32_t>(prm.vocab);
   if (threadIdx.x == 0) {
     sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
-    sh.hand_on = HandOnTarget{kServes ? static_cast<HandOnList*>(prm.hand_on) : nullptr,
+    sh.hand_on = HandOnTarget{kServes ? hand_on_list(prm) : nullptr,
                               static_cast<const unsigned char*>(prm.logits),
                               prm.row_stride * static_cast<int64_t>(sizeof(bits_t))};
   }
@@ -110,7 +116,7 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     __syncthreads();  // shared memory is reused by the next row
     counters.lap(RowCounters::kWrite);
   }
-  if (kServes && prm.hand_on) serve_handed_on_rows<Policy, E>(prm, sh);
+  if (kServes && prm.hand_on_slices > 0) serve_handed_on_rows<Policy, E>(prm, sh);
 }
 
 }  // namespace qrita

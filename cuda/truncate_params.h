@@ -1,6 +1,7 @@
 // Arguments of the truncation kernel, checked by the host glue first.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace qrita {
@@ -27,10 +28,14 @@ struct TruncateParams : RowBatch {
   void* split_sync;     // device, one SplitRowSync a row, zero between calls
   int split_slices;     // parts per row; 1: one block per row
   int split_prefetch;   // the split kernel asks the L2 for its part first (set by launch_split)
-  void* hand_on;        // device HandOnList (zero between calls): the persistent kernel may hand
-                        // rows on (cuda/hand_on.cuh); null: every row stays with its block
-  int hand_on_slices;   // parts of a handed-on row
+  int hand_on_slices;   // > 0: the persistent kernel may hand rows on (cuda/hand_on.cuh), each cut into
+                        // this many parts; the list is the kHandOnListBytes before split_sync.
+                        // Not a pointer of its own: two more fields made the split kernel spill
+                        // 8 bytes more (nvcc 11.8, sm_90)
 };
+
+// Room for the hand-on list, just before the rows' meeting points.
+constexpr size_t kHandOnListBytes = 256;
 
 // int32 fields of one qrita_row_stats.
 constexpr int kRowStatsInts = 6;
