@@ -10,9 +10,9 @@
 
 namespace qrita {
 
-// A block past its own rows takes listed rows' parts until every block is
-// past its rows and every listed part is taken (or leaves early:
-// claim_listed_part); the last block to leave resets the list. Not
+// A block past its own rows takes listed rows' parts while there are any
+// (the last S blocks to finish: until every block has finished and every
+// listed part is taken); the last block to leave resets the list. Not
 // inlined, and called after the row loop: the loop keeps its registers
 // (PERFLOG run 70).
 template <class Policy, class E>
@@ -29,15 +29,17 @@ __device__ __noinline__ void serve_handed_on_rows(const TruncateParams& kernel_p
   __syncthreads();         // the block's last row is done with shared memory
   if (threadIdx.x == 0) {
     __threadfence();  // the rows this block listed are seen with its count
-    atomicAdd(&list->finished, 1u);
+    const uint32_t order = atomicAdd(&list->finished, 1u);
+    sh.choice.digit = order + S >= gridDim.x;  // one of the last S: stays
   }
+  __syncthreads();
+  const bool stays = sh.choice.digit != 0;
   for (;;) {
-    if (threadIdx.x == 0) sh.scratch_u64[0] = claim_listed_part(list, S, gridDim.x);
+    if (threadIdx.x == 0) sh.scratch_u64[0] = claim_listed_part(list, S, gridDim.x, stays);
     __syncthreads();
     const unsigned long long claim = sh.scratch_u64[0];
     __syncthreads();  // scratch is reused
-    if (claim == kLeftEarly) return;
-    if (claim == kNoPartsLeft) break;
+    if (claim == kNoPart) break;
     const uint32_t part = static_cast<uint32_t>(claim), slot = part / S;
     split_row_part<Policy, E>(prm, static_cast<int64_t>(claim >> 32), static_cast<int>(part % S), S,
                               regions + slot * S, syncs + slot, sh);
