@@ -11,6 +11,7 @@
 #   miss   flat, neginf90, plateau and one-hot rows (truncation misses)
 #   persist the persistent kernel's shapes (B=133-1024): joint, top-k alone,
 #          top-p alone at V=128256 (and 262208 for joint and top-k)
+#   half   bf16 and fp16 logits, B=64 and 1024 x 128256, joint and top-p alone
 # Each invocation sweeps several cases with -ref=false: with one case,
 # qrita-bench runs the CPU reference by default (-ref auto), minutes at
 # B=1024, which a time limit then cuts (PERFLOG run 68).
@@ -62,8 +63,10 @@ for set in "$@"; do
     run persist-joint -batch 133,256,1024 -vocab 128256,262208 -k 50 -p 0.9
     run persist-topk -batch 256,1024 -vocab 128256,262208 -k 50 -p 1
     run persist-topp -batch 133,256,1024 -vocab 128256 -k 0 -p 0.9 ;;
+  half)
+    run half -dtype bf16,fp16 -batch 64,1024 -vocab 128256 -k 50,0 -p 0.9 ;;
   *)
-    echo "unknown set $set (small, large, tail, miss, persist)"
+    echo "unknown set $set (small, large, tail, miss, persist, half)"
     status=2 ;;
   esac
 done
