@@ -64,13 +64,14 @@ type DeviceIDs struct {
 // returns without waiting for the GPU; host slices in rp may be reused as
 // soon as it returns. Only GPU backends support it.
 //
-// Small batches spread each row over several blocks, which needs a
-// workspace per stream, fixed by the device (8.7 MB on an H200) and
+// Small batches spread each row over several blocks, and large batches
+// with top-p hand rows that miss on to blocks that ran out of rows; both
+// need a workspace per stream, fixed by the device (8.7 MB on an H200) and
 // allocated by the first such call on that stream; calls on one stream
 // share it in stream order. A call captured into a CUDA graph before its
-// stream has one uses the one-block-per-row kernel (same results); replay
-// a graph on the stream it was captured on (graphs replayed at once on
-// other streams would share that stream's workspace).
+// stream has one uses the one-block-per-row kernel, rows in place (same
+// results); replay a graph on the stream it was captured on (graphs
+// replayed at once on other streams would share that stream's workspace).
 func (s *Sampler) TopKTopPDevice(ctx context.Context, b DeviceBatch, rp RowParams, stream uintptr) error {
 	const op = "TopKTopPDevice"
 	if err := checkDevice(b, rp); err != nil {
