@@ -52,13 +52,11 @@ __device__ bool hand_on_row(const void* row, Sh& sh) {
   if (threadIdx.x == 0) {
     bool listed = false;
     const HandOnTarget t = sh.hand_on;
-    {
-      const uint32_t slot = atomicAdd(&t.list->listed, 1u);
-      if (slot < static_cast<uint32_t>(kHandOnSlots)) {
-        const int64_t r = (static_cast<const unsigned char*>(row) - t.base) / t.row_bytes;
-        atomicExch(&t.list->rows[slot], static_cast<uint32_t>(r + 1));
-        listed = true;
-      }
+    const uint32_t slot = atomicAdd(&t.list->listed, 1u);
+    if (slot < static_cast<uint32_t>(kHandOnSlots)) {
+      const int64_t r = (static_cast<const unsigned char*>(row) - t.base) / t.row_bytes;
+      atomicExch(&t.list->rows[slot], static_cast<uint32_t>(r + 1));
+      listed = true;
     }
     sh.choice.digit = listed;
   }

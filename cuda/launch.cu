@@ -56,7 +56,8 @@ template <class E>
 cudaError_t occupancy_typed(int multiprocessors, LaunchLimits* lim) {
   int few = 0, many = 0;
   cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &few, truncate_rows_kernel<FewRows, E, kServesHandOn<FewRows>>, FewRows::kBlockThreads, sizeof(PersistentShared<FewRows>));
+      &few, truncate_rows_kernel<FewRows, E, kServesHandOn<FewRows>>, FewRows::kBlockThreads,
+      sizeof(PersistentShared<FewRows>));
   if (e != cudaSuccess) return e;
   e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&many, truncate_rows_kernel<ManyRows, E, kServesHandOn<ManyRows>>,
                                                     ManyRows::kBlockThreads, sizeof(PersistentShared<ManyRows>));
@@ -71,17 +72,20 @@ cudaError_t occupancy_typed(int multiprocessors, LaunchLimits* lim) {
   return cudaSuccess;
 }
 
+// At most `parts` parts of a row of vocab entries: no part shorter than
+// kMinSliceEntries, at most kMaxSlices.
+int64_t clamp_parts(int64_t parts, int64_t vocab) {
+  parts = parts < vocab / SplitRows::kMinSliceEntries ? parts : vocab / SplitRows::kMinSliceEntries;
+  return parts < SplitRows::kMaxSlices ? parts : int64_t(SplitRows::kMaxSlices);
+}
+
 }  // namespace
 
 int truncate_candidate_capacity() { return TruncatePolicy::kCandidateCapacity; }
 
 int split_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab) {
   if (batch < 1) return 1;
-  const auto parts_within = [&](int64_t blocks) {
-    int64_t parts = blocks / batch;
-    parts = parts < vocab / SplitRows::kMinSliceEntries ? parts : vocab / SplitRows::kMinSliceEntries;
-    return parts < SplitRows::kMaxSlices ? parts : int64_t(SplitRows::kMaxSlices);
-  };
+  const auto parts_within = [&](int64_t blocks) { return clamp_parts(blocks / batch, vocab); };
   // One block per multiprocessor while every part is still read in one
   // trip: a second block on a multiprocessor takes half its issue slots
   // from the first one's decision (PERFLOG run 49: 8 x 128256 cut into 33
@@ -103,9 +107,7 @@ int hand_on_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab) {
   if (batch <= lim.multiprocessors) return 0;  // one wide block a row: no blocks to spare
   // Every listed row's parts have regions, and a row's parts all fit one
   // grid of the persistent kernel; rows have meeting points.
-  int64_t parts = lim.split_blocks / kHandOnSlots;
-  parts = parts < vocab / SplitRows::kMinSliceEntries ? parts : vocab / SplitRows::kMinSliceEntries;
-  parts = parts < SplitRows::kMaxSlices ? parts : int64_t(SplitRows::kMaxSlices);
+  const int64_t parts = clamp_parts(lim.split_blocks / kHandOnSlots, vocab);
   if (kHandOnSlots > lim.split_blocks / 2 || parts > lim.many_rows_grid) return 0;
   return parts >= 2 ? static_cast<int>(parts) : 0;
 }

@@ -22,9 +22,8 @@ struct LaunchLimits {
 // rows so that batch x parts fills the GPU.
 int split_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab);
 // Device workspace the split kernel needs on one stream at most: the
-// rows' meeting points (zeroed once, left at zero by every call), then
-// the parts' regions.
-// The meeting points follow kHandOnListBytes that hold the hand-on list.
+// hand-on list (kHandOnListBytes) and the rows' meeting points (zeroed
+// once, left at zero by every call), then the parts' regions.
 size_t split_sync_bytes(const LaunchLimits& lim);
 size_t split_workspace_bytes(const LaunchLimits& lim);
 

@@ -41,7 +41,7 @@ struct RowShared {
   uint32_t max_key;
   uint32_t min_key;     // smallest keepable key (~0u: none)
   mass_t mass_rest;     // mass of keepable non-candidates, relative to the threshold
-  HandOnTarget hand_on;  // the persistent kernel's (list null elsewhere)
+  HandOnTarget hand_on;  // set and read by the persistent kernel only (hand_on.cuh)
 
   // Where sigma_threshold stages a sample (the four rank arrays, which
   // lie end to end) and its groups' sums (the ranks' masses): nothing is

@@ -1,4 +1,5 @@
-// The Qrita truncation kernel: one CTA per row, persistent over rows.
+// The Qrita truncation kernel's steps for one row (the kernels that run
+// them: persistent_kernel.cuh, one block per row; split_kernel.cuh).
 //
 // Per row, in the common case, the logits are read once:
 //   1. sigma-truncation: mean and deviation from a strided sample give a
@@ -435,7 +436,7 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
   // the persistent kernel hands it on when the call lists rows
   // (hand_on.cuh), and nothing of it is written here (kPivotAll drops no
   // candidate). Before the deeper gather: a split row shares that pass too
-  // (PERFLOG run 67: top-p alone 256 x 262208 421 -> 305 us).
+  // (PERFLOG run 73: top-p alone 256 x 262208 426 -> 257 us).
   if constexpr (Team::kWholeRow) {
     if (mask_out && floor.key == kPivotAll.key && floor.idx == kPivotAll.idx && hand_on_row(row, sh)) {
       RowPlan left{Cut{kPivotAll, 0}, false, false, true};
