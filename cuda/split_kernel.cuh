@@ -395,69 +395,92 @@ __device__ __forceinline__ void leave_row(SplitRowSync* sync, int S) {
   }
 }
 
-// Part s of S of row r: gathers it into the row's region s, then decides
-// the row (the last of its blocks to arrive) or runs the decider's tasks
-// and writes the part. row_regions and sync are the row's (its own in the
-// split kernel, a listed row's slot when the persistent kernel serves a
-// handed-on row: hand_on.cuh).
-template <class Policy, class E>
-__device__ __forceinline__ void split_row_part(const TruncateParams& prm, int64_t r, int s, int S,
-                                               SliceRegionOf<Policy>* row_regions, SplitRowSync* sync,
-                                               TruncateShared<Policy>& sh) {
+// The items of Items (first(), more(i), next(i)): item i is part i % S
+// of the row whose regions and meeting point are slot i / S's, and whose
+// logits are row items.row(i / S). Each part is gathered into its region;
+// the last of the row's blocks to arrive decides the row, the others run
+// the decider's tasks and write their parts. The split kernel's items are
+// its rows' (GridItems); the persistent kernel serves a handed-on row's
+// parts one at a time (hand_on.cuh). The loop is the split kernel's: a
+// function per part made it 1-5 % slower (PERFLOG run 73).
+template <class Policy, class E, class Items>
+__device__ __forceinline__ void split_items(const TruncateParams& prm, SliceRegionOf<Policy>* regions,
+                                            SplitRowSync* syncs, int S, Items items, TruncateShared<Policy>& sh) {
   using bits_t = typename E::bits_t;
   const uint32_t n = static_cast<uint32_t>(prm.vocab);
-  bits_t* row = static_cast<bits_t*>(prm.logits) + r * prm.row_stride;
-  const RowAsk ask(prm.k ? prm.k[r] : 0, prm.p ? prm.p[r] : 1.0f, n);
-  uint32_t lo, hi;
-  slice_bounds(n, s, S, &lo, &hi);
-  RowCounters counters = row_counters(prm, r, s == 0);
-  if (!ask.any()) {  // nothing to decide: only NaN changes
-    counters.outcome(0, true);
-    write_mask<Policy, E>(row, lo, hi, RowPlan{Cut{kPivotAll, 0}, false}, sh);
-    __syncthreads();
-    return;
-  }
-  RowSample<Policy, E> smp;
-  smp.load(row, n);
-  // The part moves to the L2 while the threshold waits for the sample:
-  // the gather's loads then wait for the L2 only.
-  if (prm.split_prefetch) prefetch_row_l2<E, Policy::kBlockThreads>(row + lo, hi - lo);
-  const uint32_t key_thr = row_threshold<Policy, E>(smp, n, ask, prm.ablation, sh);
-  counters.lap(RowCounters::kThreshold);
-  gather_candidates<Policy, E, false>(row, lo, hi, key_thr, ask.want_p && !ask.want_k, sh);
-  counters.lap(RowCounters::kGather);
-  publish_part<Policy>(row_regions[s], sh);
-  if (arrive_at_row(sync, S, sh)) {
-    RowCounters decided = row_counters(prm, r);
-    load_row_regions<Policy, true>(row_regions, S, sh);
-    const uint32_t cands = sh.cand_count;
-    SplitTeam<Policy> team{lo, hi, sync, row_regions, S, s, 0};
-    const RowPlan plan = decide_row<Policy, E, SplitTeam<Policy>>(row, n, ask, prm.keep_ties != 0, prm.ablation,
-                                                                  key_thr, true, row, team, sh);
-    decided.lap(RowCounters::kDecide);
-    decided.outcome(cands, plan.hit());
-    if (threadIdx.x == 0) atomicExch(&sync->word, VerdictWord::of(plan));
-    // What is left of a written row are candidates, anywhere in it.
-    write_mask<Policy, E>(row, plan.rest_written ? 0 : lo, plan.rest_written ? n : hi, plan, sh);
-    decided.lap(RowCounters::kWrite);
-  } else {
-    // Run the decider's tasks until its verdict, then write this part:
-    // write-only from this part's candidates (the decider's, in this
-    // part), else read-compare-write against the pivot.
-    uint32_t ran = 0;
-    TeamTask task;
-    unsigned long long w;
-    while (!((w = await_word(sync, ran, &task, sh)) & VerdictWord::kLeft)) {
-      run_task<Policy, E>(row, lo, hi, task, row_regions, s, sync, sh);
-      ran = VerdictWord::task_number(w);
+  using Item = decltype(items.first());
+  for (Item item = items.first(); items.more(item); item = items.next(item)) {
+    const Item slot = item / static_cast<Item>(S);
+    const int64_t r = items.row(slot);
+    const int s = static_cast<int>(item % static_cast<Item>(S));
+    bits_t* row = static_cast<bits_t*>(prm.logits) + r * prm.row_stride;
+    const RowAsk ask(prm.k ? prm.k[r] : 0, prm.p ? prm.p[r] : 1.0f, n);
+    uint32_t lo, hi;
+    slice_bounds(n, s, S, &lo, &hi);
+    RowCounters counters = row_counters(prm, r, s == 0);
+    if (!ask.any()) {  // nothing to decide: only NaN changes
+      counters.outcome(0, true);
+      write_mask<Policy, E>(row, lo, hi, RowPlan{Cut{kPivotAll, 0}, false}, sh);
+      __syncthreads();
+      continue;
     }
-    const bool write_only = (w & VerdictWord::kWriteOnly) != 0 && ran == 0;
-    if (!(w & VerdictWord::kRowWritten))
-      write_mask<Policy, E>(row, lo, hi, RowPlan{Cut{VerdictWord::pivot(w), 0}, write_only}, sh);
-    leave_row(sync, S);
+    RowSample<Policy, E> smp;
+    smp.load(row, n);
+    // The part moves to the L2 while the threshold waits for the sample:
+    // the gather's loads then wait for the L2 only.
+    if (prm.split_prefetch) prefetch_row_l2<E, Policy::kBlockThreads>(row + lo, hi - lo);
+    const uint32_t key_thr = row_threshold<Policy, E>(smp, n, ask, prm.ablation, sh);
+    counters.lap(RowCounters::kThreshold);
+    gather_candidates<Policy, E, false>(row, lo, hi, key_thr, ask.want_p && !ask.want_k, sh);
+    counters.lap(RowCounters::kGather);
+    publish_part<Policy>(regions[item], sh);
+    SplitRowSync* sync = syncs + slot;
+    if (arrive_at_row(sync, S, sh)) {
+      RowCounters decided = row_counters(prm, r);
+      load_row_regions<Policy, true>(regions + slot * S, S, sh);
+      const uint32_t cands = sh.cand_count;
+      SplitTeam<Policy> team{lo, hi, sync, regions + slot * S, S, s, 0};
+      const RowPlan plan =
+          decide_row<Policy, E, SplitTeam<Policy>>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr, true, row,
+                                                   team, sh);
+      decided.lap(RowCounters::kDecide);
+      decided.outcome(cands, plan.hit());
+      if (threadIdx.x == 0) atomicExch(&sync->word, VerdictWord::of(plan));
+      // What is left of a written row are candidates, anywhere in it.
+      write_mask<Policy, E>(row, plan.rest_written ? 0 : lo, plan.rest_written ? n : hi, plan, sh);
+      decided.lap(RowCounters::kWrite);
+    } else {
+      // Run the decider's tasks until its verdict, then write this part:
+      // write-only from this part's candidates (the decider's, in this
+      // part), else read-compare-write against the pivot.
+      uint32_t ran = 0;
+      TeamTask task;
+      unsigned long long w;
+      while (!((w = await_word(sync, ran, &task, sh)) & VerdictWord::kLeft)) {
+        run_task<Policy, E>(row, lo, hi, task, regions + slot * S, s, sync, sh);
+        ran = VerdictWord::task_number(w);
+      }
+      const bool write_only = (w & VerdictWord::kWriteOnly) != 0 && ran == 0;
+      if (!(w & VerdictWord::kRowWritten))
+        write_mask<Policy, E>(row, lo, hi, RowPlan{Cut{VerdictWord::pivot(w), 0}, write_only}, sh);
+      leave_row(sync, S);
+    }
+    __syncthreads();  // shared memory is reused by the next item
   }
-  __syncthreads();  // shared memory is reused by the next part
 }
+
+// The split kernel's items: block b takes b, b + grid, ... of batch x S,
+// each a part of its own row. The bounds are read from the launch at
+// each trip, not held in registers across the item body, as the loop in
+// the kernel had them (PERFLOG run 74).
+struct GridItems {
+  const TruncateParams& prm;
+  int S;
+  __device__ int64_t first() const { return blockIdx.x; }
+  __device__ bool more(int64_t item) const { return item < prm.batch * S; }
+  __device__ int64_t next(int64_t item) const { return item + gridDim.x; }
+  __device__ int64_t row(int64_t slot) const { return slot; }
+};
 
 // One kernel: every block gathers its part of a row into its region; the
 // last of the row's blocks to arrive loads the S regions, decides the row
@@ -474,14 +497,10 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     split_rows_kernel(TruncateParams prm) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   auto& sh = *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes);
-  auto* regions = static_cast<SliceRegionOf<Policy>*>(prm.split_ws);
-  auto* syncs = static_cast<SplitRowSync*>(prm.split_sync);
-  const int S = prm.split_slices;
   if (threadIdx.x == 0) sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
-  for (int64_t item = blockIdx.x; item < prm.batch * S; item += gridDim.x) {
-    const int64_t r = item / S;
-    split_row_part<Policy, E>(prm, r, static_cast<int>(item % S), S, regions + r * S, syncs + r, sh);
-  }
+  const int S = prm.split_slices;
+  split_items<Policy, E>(prm, static_cast<SliceRegionOf<Policy>*>(prm.split_ws),
+                         static_cast<SplitRowSync*>(prm.split_sync), S, GridItems{prm, S}, sh);
 }
 
 }  // namespace qrita
