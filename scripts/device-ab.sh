@@ -12,6 +12,9 @@
 #   persist the persistent kernel's shapes (B=133-1024): joint, top-k alone,
 #          top-p alone at V=128256 (and 262208 for joint and top-k)
 #   half   bf16 and fp16 logits, B=64 and 1024 x 128256, joint and top-p alone
+#   most   around and past four blocks a multiprocessor (B=512-4096): joint,
+#          top-k alone, top-p alone at V=128256, joint and top-p at 262208;
+#          joint and top-k alone over flat and neginf90 rows at 1024
 # Each invocation sweeps several cases with -ref=false: with one case,
 # qrita-bench runs the CPU reference by default (-ref auto), minutes at
 # B=1024, which a time limit then cuts (PERFLOG run 68).
@@ -65,8 +68,13 @@ for set in "$@"; do
     run persist-topp -batch 133,256,1024 -vocab 128256 -k 0 -p 0.9 ;;
   half)
     run half -dtype bf16,fp16 -batch 64,1024 -vocab 128256 -k 50,0 -p 0.9 ;;
+  most)
+    run most -batch 512,528,1024,2048,4096 -vocab 128256 -k 50,0 -p 0.9
+    run most-topk -batch 512,528,2048 -vocab 128256 -k 50 -p 1
+    run most-262208 -batch 512,528,2048 -vocab 262208 -k 50,0 -p 0.9
+    run most-miss -batch 1024 -vocab 128256 -k 50 -p 0.9,1 -dist flat,neginf90 ;;
   *)
-    echo "unknown set $set (small, large, tail, miss, persist, half)"
+    echo "unknown set $set (small, large, tail, miss, persist, half, most)"
     status=2 ;;
   esac
 done
