@@ -347,16 +347,6 @@ __device__ Cut select_rank(const Src& src, Sh& sh, Pivot floor, uint32_t r, bool
   return Cut{p, whole_key ? above + ties : r, ranked};
 }
 
-// Total fixed-point mass of the entries at or above floor.
-template <int kThreads, class Src, class Sh>
-__device__ mass_t mass_total(const Src& src, Sh& sh, Pivot floor, MassScale scale) {
-  mass_t m = 0;
-  src.each([&](uint32_t key, uint32_t idx, float x, bool live) {
-    if (live && at_or_above(key, idx, floor)) m += scale.of(x);
-  });
-  return block_sum<kThreads>(m, sh.scratch_u64);
-}
-
 // The total mass of a histogram, for every thread of the block.
 template <class Sh>
 __device__ mass_t histogram_mass(Sh& sh) {
@@ -393,7 +383,31 @@ struct MassSearch {
   double goal = 0;
   int top = kKeyBits;    // key bits still to settle (below the prefix)
   bool counted = false;  // goal known: the first histogram counted every entry
+  bool histogram_ready = false;  // this step's histogram is in shared memory
 };
+
+// A top-p search over the keys in range, none of its bits settled yet.
+__device__ __forceinline__ MassSearch start_mass_search(KeyRange range, int bits) {
+  const int settled = settled_bits(range, bits);
+  MassSearch s;
+  s.prefix = settled ? range.hi & (~0u << (kKeyBits - settled)) : 0u;
+  s.top = kKeyBits - settled;
+  return s;
+}
+
+// The counts and masses, by the next digit, of the entries at or above
+// floor in the search's sub-range (s.top > 0).
+template <class Src, class Sh>
+__device__ void build_mass_histogram(const Src& src, Sh& sh, Pivot floor, MassScale scale, const MassSearch& s) {
+  const DigitStep step(s.top, sh.digit_bits);
+  const uint32_t prefix = s.prefix, hi = step.above;
+  clear_histogram(sh, true);
+  src.each([&](uint32_t key, uint32_t idx, float x, bool live) {
+    const bool hit = live && at_or_above(key, idx, floor) && (key & hi) == prefix;
+    histogram_add<true>(sh, hit, (key >> step.shift) & step.mask, hit ? scale.of(x) : mass_t(0));
+  });
+  __syncthreads();
+}
 
 // Ends a top-p search in shared memory whose sub-range holds at most
 // Sh::kRankedCapacity entries: ranks them and takes the first rank where
@@ -428,18 +442,13 @@ __device__ Cut finish_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, Ma
   const int bits = sh.digit_bits;
   while (s.top > 0) {
     const DigitStep step(s.top, bits);
-    const uint32_t prefix = s.prefix;
     const uint32_t hi = step.above;
     if constexpr (!kScansInOrder<Src>) {
       if (s.counted && s.ties >= 1 && s.ties <= static_cast<uint32_t>(Sh::kRankedCapacity))
         return rank_nucleus(src, sh, floor, hi, scale, keep_ties, s);
     }
-    clear_histogram(sh, true);
-    src.each([&](uint32_t key, uint32_t idx, float x, bool live) {
-      const bool hit = live && at_or_above(key, idx, floor) && (key & hi) == prefix;
-      histogram_add<true>(sh, hit, (key >> step.shift) & step.mask, hit ? scale.of(x) : mass_t(0));
-    });
-    __syncthreads();
+    if (!s.histogram_ready) build_mass_histogram(src, sh, floor, scale, s);
+    s.histogram_ready = false;
     if (!s.counted) {  // every entry shares the settled prefix: this is the total
       s.goal = goal_of(double(histogram_mass(sh)));
       s.counted = true;
@@ -476,12 +485,7 @@ __device__ Cut finish_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, Ma
 template <class Src, class Sh, class Goal>
 __device__ Cut select_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, MassScale scale,
                            bool keep_ties, KeyRange range = {}) {
-  const int bits = sh.digit_bits;
-  const int settled = settled_bits(range, bits);
-  MassSearch s;
-  s.prefix = settled ? range.hi & (~0u << (kKeyBits - settled)) : 0u;
-  s.top = kKeyBits - settled;
-  return finish_mass(src, sh, floor, goal_of, scale, keep_ties, s);
+  return finish_mass(src, sh, floor, goal_of, scale, keep_ties, start_mass_search(range, sh.digit_bits));
 }
 
 }  // namespace qrita

@@ -24,6 +24,7 @@
 #include "block_primitives.cuh"
 #include "keys.cuh"
 #include "normal_quantiles.cuh"
+#include "packed_pairs.cuh"
 #include "policy.cuh"
 #include "ranked_topp.cuh"
 #include "row_access.cuh"
@@ -205,7 +206,7 @@ __device__ uint32_t sigma_threshold(Value sample_value, uint32_t n, uint32_t tar
 // issues its next loads only after it has used the last ones (run 29: the
 // rest-mass code, predicated off, made joint calls 8 % slower). kLoadAhead
 // walks with for_each_chunk_overlapped (see gather_candidates).
-template <class Policy, class E, bool kRestMass, bool kLoadAhead, class Sh>
+template <class Policy, class E, bool kRestMass, bool kLoadAhead, bool kPairs, class Sh>
 __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo, uint32_t hi, uint32_t key_thr,
                                      Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
@@ -224,35 +225,66 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
   // and x > -Inf is keepable(key_of(x)).
   const float thr = float_of_key(key_thr);
   uint32_t keepable_count = 0;
-  float max_x = -INFINITY, min_x = INFINITY;  // over keepable entries
+  // fp16 / bf16 without the rest mass, when kPairs: a vector of keepable
+  // entries is settled in pairs (packed_pairs.cuh).
+  constexpr bool kPaired = kPairs && PackedPairs<E>::kOn && !kRestMass;
+  GatherExtremes<E, kPaired> ext;  // over keepable entries
   mass_t rest = 0;
   const auto each_entry = [&](auto count, uint32_t first, const auto& b, bool live) {
     constexpr int kCount = decltype(count)::value;
-    bool cand[kCount];
     bool any = false;
-#pragma unroll
-    for (int t = 0; t < kCount; ++t) {
-      const float x = E::to_float(b[t]);
-      const bool ok = live && x > -INFINITY;
-      if (ok) {
-        ++keepable_count;
-        max_x = fmaxf(max_x, x);
-        min_x = fminf(min_x, x);
+    if constexpr (kPaired) {
+      // No per-entry flags kept across the vector (held as an array, they
+      // went to local memory): the rare warp with a candidate compares again.
+      bool whole = false;
+      if constexpr (kCount == RowSplit<E>::kVec) {
+        whole = live && add_keepable_vector(ext, b, thr, &any);
+        if (whole) keepable_count += kCount;
       }
-      cand[t] = ok && x >= thr;
-      any |= cand[t];
-      if (kRestMass && ok && !cand[t]) rest += rest_mass_below(x, thr);
-    }
-    if (!warp_any(any)) return;
+      if (!whole) {
 #pragma unroll
-    for (int t = 0; t < kCount; ++t) append_candidate(cand[t], b[t], lo + first + t, sh);
+        for (int t = 0; t < kCount; ++t) {
+          const float x = E::to_float(b[t]);
+          const bool ok = live && x > -INFINITY;
+          if (ok) {
+            ++keepable_count;
+            ext.add(x, b[t]);
+          }
+          any |= ok && x >= thr;
+        }
+      }
+      if (!warp_any(any)) return;
+#pragma unroll
+      for (int t = 0; t < kCount; ++t) {
+        const float x = E::to_float(b[t]);
+        append_candidate(live && x > -INFINITY && x >= thr, b[t], lo + first + t, sh);
+      }
+    } else {
+      bool cand[kCount];
+#pragma unroll
+      for (int t = 0; t < kCount; ++t) {
+        const float x = E::to_float(b[t]);
+        const bool ok = live && x > -INFINITY;
+        if (ok) {
+          ++keepable_count;
+          ext.add(x, b[t]);
+        }
+        cand[t] = ok && x >= thr;
+        any |= cand[t];
+        if (kRestMass && ok && !cand[t]) rest += rest_mass_below(x, thr);
+      }
+      if (!warp_any(any)) return;
+#pragma unroll
+      for (int t = 0; t < kCount; ++t) append_candidate(cand[t], b[t], lo + first + t, sh);
+    }
   };
   if constexpr (kLoadAhead) {
     for_each_chunk_overlapped<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, each_entry);
   } else {
     for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, each_entry);
   }
-  uint32_t max_key = keepable_count ? key_of(max_x) : 0u, min_key = keepable_count ? key_of(min_x) : ~0u;
+  uint32_t max_key = keepable_count ? key_of(ext.max_value()) : 0u,
+           min_key = keepable_count ? key_of(ext.min_value()) : ~0u;
   keepable_count = warp_sum(keepable_count);
   rest = warp_sum(rest);
   for (int off = kWarpSize / 2; off > 0; off /= 2) {
@@ -273,13 +305,15 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
 // current ones (run 46: top-p alone at B >= 256 4-7 % faster); the other
 // gathers did not gain (joint, top-k) or lost (the split rows' short
 // parts, halves most: their loop spilled) and keep for_each_chunk.
+// Entries in pairs (fp16 / bf16, no rest mass) only in parts: split rows'
+// joint and top-k gathers 4 % faster, whole rows' 2 % slower (run 79).
 template <class Policy, class E, bool kWholeRow, class Sh>
 __device__ __forceinline__ void gather_candidates(const typename E::bits_t* row, uint32_t lo, uint32_t hi,
                                                   uint32_t key_thr, bool want_rest_mass, Sh& sh) {
   if (want_rest_mass) {
-    gather_candidates_as<Policy, E, true, kWholeRow>(row, lo, hi, key_thr, sh);
+    gather_candidates_as<Policy, E, true, kWholeRow, false>(row, lo, hi, key_thr, sh);
   } else {
-    gather_candidates_as<Policy, E, false, false>(row, lo, hi, key_thr, sh);
+    gather_candidates_as<Policy, E, false, false, !kWholeRow>(row, lo, hi, key_thr, sh);
   }
 }
 
@@ -345,12 +379,17 @@ __device__ RowPlan nucleus_in_candidates(uint32_t thr, double goal, MassScale sc
 // or above thr): they settle the row when their mass reaches p of the
 // row's (the rest rescaled from the gather's sum relative to thr). Either
 // way the candidates are weighed into *top and the share of the goal they
-// hold goes to *reached.
+// hold goes to *reached. Their mass is the total of the nucleus search's
+// first histogram, which the search then goes on from: one pass over them
+// fewer (the integer sum is the same in any order).
 template <class Policy, class E, class Sh>
 __device__ bool settle_from_candidates(uint32_t thr, float p, MassScale scale, bool keep_ties, Sh& sh, KnownTop* top,
                                        double* reached, RowPlan* out) {
   const SharedSource<E, Policy::kBlockThreads, Sh> cands{&sh, sh.cand_count};
-  const mass_t zc = mass_total<Policy::kBlockThreads>(cands, sh, kPivotAll, scale);
+  MassSearch search = start_mass_search(KeyRange{thr, sh.max_key}, sh.digit_bits);  // a digit or more to settle
+  build_mass_histogram(cands, sh, kPivotAll, scale, search);
+  search.histogram_ready = true;
+  const mass_t zc = histogram_mass(sh);
   *top = KnownTop{thr, sh.cand_count, zc};
   const double rest = scale.inf_max
                           ? 0.0
@@ -358,7 +397,9 @@ __device__ bool settle_from_candidates(uint32_t thr, float p, MassScale scale, b
   const double goal = double(p) * (double(zc) + rest);
   *reached = goal > 0 ? double(zc) / goal : 1.0;
   if (double(zc) < goal) return false;
-  *out = nucleus_in_candidates<Policy, E>(thr, goal, scale, keep_ties, sh);
+  search.goal = goal;
+  search.counted = true;
+  *out = RowPlan{finish_mass(cands, sh, kPivotAll, [goal](double) { return goal; }, scale, keep_ties, search), true};
   return true;
 }
 
