@@ -44,7 +44,8 @@ func plantedRows(batch, vocab int, seed uint64) []float32 {
 // A top-k row whose first gather misses gathers again lower, or searches
 // the row below that threshold: the bits must be those of the search over
 // the row (the forced fallback) and the reference's, in the one-block
-// kernel's many-rows shape and in split rows. The row counters must show
+// kernel's many-rows shapes (on 132 multiprocessors, 270 rows: two blocks
+// each; 540: four where that shape is built) and in split rows. The row counters must show
 // both ends: rows with fewer than k first candidates that still hit (the
 // second gather settled them) and ones that missed.
 func TestGPUTopKSecondGatherMatchesFallback(t *testing.T) {
@@ -53,7 +54,7 @@ func TestGPUTopKSecondGatherMatchesFallback(t *testing.T) {
 	}
 	nc := newNative(t)
 	const vocab, k = 32768, 50
-	for _, batch := range []int{8, 270} {
+	for _, batch := range []int{8, 270, 540} {
 		for _, joint := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%dx%d_joint%v", batch, vocab, joint), func(t *testing.T) {
 				logits := plantedRows(batch, vocab, uint64(batch))
