@@ -592,12 +592,12 @@ __device__ __noinline__ RowPlan decide_row(const typename E::bits_t* row, uint32
 
   const bool do_k = want_k && static_cast<uint32_t>(k) < keepable_n;
   if (do_k) {
+    bool one_key = false;  // every keepable non-candidate holds the key just below the threshold
     if (complete && cands >= static_cast<uint32_t>(k)) {
       plan = RowPlan{select_rank(shared, sh, kPivotAll, k, keep_ties, cand_keys), true};
     } else {
       if (!may_read_row) return undecided;
-      // every keepable non-candidate holds the key just below the threshold
-      bool one_key = complete && sh.min_key == key_thr - 1;
+      one_key = complete && sh.min_key == key_thr - 1;
       if (!one_key && !(ablation & (kAblateForceFallback | kAblateNoTruncation))) {
         const uint32_t thr2 = regather_top_k<Policy, E, Team>(row, n, k, key_thr, team, sh);
         if (thr2 != 0) {  // the buffer now holds the second gather's candidates
@@ -606,7 +606,6 @@ __device__ __noinline__ RowPlan decide_row(const typename E::bits_t* row, uint32
           complete = cands <= Sh::kCapacity;
           shared.n = min(cands, static_cast<uint32_t>(Sh::kCapacity));
           cand_keys = KeyRange{key_thr, sh.max_key};
-          one_key = complete && sh.min_key == key_thr - 1;
         }
         if (thr2 != 0 && complete && cands >= static_cast<uint32_t>(k)) {
           plan = RowPlan{select_rank(shared, sh, kPivotAll, k, keep_ties, cand_keys), true};
