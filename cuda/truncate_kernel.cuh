@@ -537,11 +537,10 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
 // threshold, the buffer and its statistics then being its gather's
 // (whatever the count), or 0 when the sample promises nothing lower. A
 // buffer that overflowed is not aimed again: a sample blind to the
-// crowd above the threshold (ties, a hidden mode) stays blind. Not
-// inlined, as top_p_over_row.
+// crowd above the threshold (ties, a hidden mode) stays blind.
 template <class Policy, class E, class Team, class Sh>
-__device__ __noinline__ uint32_t regather_top_k(const typename E::bits_t* row, uint32_t n, uint32_t k,
-                                                uint32_t key_thr, team_param_t<Team> team, Sh& sh) {
+__device__ uint32_t regather_top_k(const typename E::bits_t* row, uint32_t n, uint32_t k, uint32_t key_thr,
+                                   team_param_t<Team> team, Sh& sh) {
   const uint32_t cands = sh.cand_count;
   if (cands >= k || k > static_cast<uint32_t>(Sh::kCapacity)) return 0;
   // The first gather found cands where the model promised target1: the
@@ -558,6 +557,73 @@ __device__ __noinline__ uint32_t regather_top_k(const typename E::bits_t* row, u
   gather_candidates<Policy, E, Team::kWholeRow>(row, team.lo(n), team.hi(n), thr2, true, sh);
   team.template collect_candidates<Policy, true>(sh);
   return thr2;
+}
+
+// Top-k where the buffer does not hold the k-th entry: fewer than k
+// candidates (a second gather, then the search below its threshold), or
+// more than the buffer holds (the search over the row). Leaves the kept
+// entries in the buffer when they fit. Not inlined, as top_p_over_row:
+// inlined, decide_row spilled 110 bytes more and every call was 1-4 %
+// slower (PERFLOG run 82).
+template <class Policy, class E, class Team, class Sh>
+__device__ __noinline__ RowPlan top_k_over_row(const typename E::bits_t* row, uint32_t n, uint32_t k,
+                                               bool keep_ties, unsigned ablation, uint32_t key_thr,
+                                               team_param_t<Team> team, Sh& sh) {
+  const GlobalSource<E, Policy::kBlockThreads, Policy::kLoadsInFlight> global{row, n};
+  const uint32_t keepable_n = sh.n_keepable;
+  uint32_t cands = sh.cand_count;
+  bool complete = cands <= Sh::kCapacity && !(ablation & kAblateForceFallback);
+  // Every keepable non-candidate holds the key just below the threshold.
+  bool one_key = complete && sh.min_key == key_thr - 1;
+  if (!one_key && !(ablation & (kAblateForceFallback | kAblateNoTruncation))) {
+    const uint32_t thr2 = regather_top_k<Policy, E, Team>(row, n, k, key_thr, team, sh);
+    if (thr2 != 0) {  // the buffer now holds the second gather's candidates
+      key_thr = thr2;
+      cands = sh.cand_count;
+      complete = cands <= Sh::kCapacity;
+      if (complete && cands >= k) {
+        const SharedSource<E, Policy::kBlockThreads, Sh> shared{&sh, cands};
+        RowPlan plan{select_rank(shared, sh, kPivotAll, k, keep_ties, KeyRange{key_thr, sh.max_key}), true};
+        plan.regathered = true;
+        return plan;
+      }
+      one_key = complete && sh.min_key == key_thr - 1;
+    }
+  }
+  RowPlan plan;
+  if (complete) {
+    // Fewer than k candidates: they are all kept, and the rest of the
+    // top k lie below the threshold, within [min key, threshold).
+    const KeyRange below{sh.min_key, key_thr - 1};
+    const uint32_t need = k - cands;
+    Cut rest;
+    if (one_key) {
+      // A constant rest (one-hot rows): only the ties' order by index
+      // is left, read from the row's start as far as the need-th.
+      const uint32_t ties = keepable_n - cands;
+      rest = Cut{rank_ties(global, sh, kPivotAll, below.lo, need, ties, keep_ties),
+                 keep_ties || need >= ties ? ties : need};
+    } else {
+      rest = select_rank(global, sh, kPivotAll, need, keep_ties, below, key_thr);
+    }
+    plan = RowPlan{Cut{rest.pivot, rest.kept + cands}, false};
+  } else {
+    plan = RowPlan{select_rank(global, sh, kPivotAll, k, keep_ties), false};
+  }
+  plan.read_row = true;
+  if (plan.cut.kept <= static_cast<uint32_t>(Sh::kCapacity)) {
+    const Pivot pv = plan.cut.pivot;
+    if (one_key && pv.idx != kAnyIndex) {
+      // The kept ties lie at indices up to the pivot's: only that
+      // prefix is read, and the candidates stay.
+      const decltype(global) prefix{row, pv.idx + 1};
+      prefix.append([pv](uint32_t key, uint32_t idx) { return key == pv.key && idx <= pv.idx; }, sh);
+    } else {
+      gather_kept<Policy, E>(row, n, pv, sh);
+    }
+    plan.in_shared = true;
+  }
+  return plan;
 }
 
 // Step 3: decides the kept set of a row from what the gather left in sh
@@ -592,63 +658,17 @@ __device__ __noinline__ RowPlan decide_row(const typename E::bits_t* row, uint32
 
   const bool do_k = want_k && static_cast<uint32_t>(k) < keepable_n;
   if (do_k) {
-    bool one_key = false;  // every keepable non-candidate holds the key just below the threshold
     if (complete && cands >= static_cast<uint32_t>(k)) {
       plan = RowPlan{select_rank(shared, sh, kPivotAll, k, keep_ties, cand_keys), true};
     } else {
       if (!may_read_row) return undecided;
-      one_key = complete && sh.min_key == key_thr - 1;
-      if (!one_key && !(ablation & (kAblateForceFallback | kAblateNoTruncation))) {
-        const uint32_t thr2 = regather_top_k<Policy, E, Team>(row, n, k, key_thr, team, sh);
-        if (thr2 != 0) {  // the buffer now holds the second gather's candidates
-          key_thr = thr2;
-          cands = sh.cand_count;
-          complete = cands <= Sh::kCapacity;
-          shared.n = min(cands, static_cast<uint32_t>(Sh::kCapacity));
-          cand_keys = KeyRange{key_thr, sh.max_key};
-        }
-        if (thr2 != 0 && complete && cands >= static_cast<uint32_t>(k)) {
-          plan = RowPlan{select_rank(shared, sh, kPivotAll, k, keep_ties, cand_keys), true};
-          plan.regathered = true;
-        }
-      }
-    }
-    if (!plan.in_shared) {
-      if (complete) {
-        // Fewer than k candidates: they are all kept, and the rest of the
-        // top k lie below the threshold, within [min key, threshold).
-        const KeyRange below{sh.min_key, key_thr - 1};
-        const uint32_t need = k - cands;
-        one_key = below.lo == below.hi;
-        Cut rest;
-        if (one_key) {
-          // A constant rest (one-hot rows): only the ties' order by index
-          // is left, read from the row's start as far as the need-th.
-          const uint32_t ties = keepable_n - cands;
-          rest = Cut{rank_ties(global, sh, kPivotAll, below.lo, need, ties, keep_ties),
-                     keep_ties || need >= ties ? ties : need};
-        } else {
-          rest = select_rank(global, sh, kPivotAll, need, keep_ties, below, key_thr);
-        }
-        plan = RowPlan{Cut{rest.pivot, rest.kept + cands}, false};
-      } else {
-        plan = RowPlan{select_rank(global, sh, kPivotAll, k, keep_ties), false};
-      }
-      plan.read_row = true;
-      if (plan.cut.kept <= static_cast<uint32_t>(Sh::kCapacity)) {
-        const Pivot pv = plan.cut.pivot;
-        if (one_key && pv.idx != kAnyIndex) {
-          // The kept ties lie at indices up to the pivot's: only that
-          // prefix is read, and the candidates stay.
-          const Global prefix{row, pv.idx + 1};
-          prefix.append([pv](uint32_t key, uint32_t idx) { return key == pv.key && idx <= pv.idx; }, sh);
-        } else {
-          gather_kept<Policy, E>(row, n, pv, sh);
-        }
-        plan.in_shared = true;
-        shared.n = min(sh.cand_count, static_cast<uint32_t>(Sh::kCapacity));
-        cand_keys = KeyRange{plan.cut.pivot.key, sh.max_key};
-      }
+      plan = top_k_over_row<Policy, E, Team>(row, n, k, keep_ties, ablation, key_thr, team, sh);
+      // The buffer may hold a second gather's candidates or the kept
+      // entries now: every key there at or above the pivot is in range.
+      complete = sh.cand_count <= Sh::kCapacity && !(ablation & kAblateForceFallback);
+      cands = sh.cand_count;
+      shared.n = min(cands, static_cast<uint32_t>(Sh::kCapacity));
+      cand_keys = KeyRange{plan.cut.pivot.key, sh.max_key};
     }
   }
   if (!want_p) return plan;
