@@ -6,15 +6,18 @@ namespace {
 
 using FewRows = BlockShape<TruncatePolicy, TruncatePolicy::kFewRowsThreads, TruncatePolicy::kFewRowsBlocksPerSM>;
 using ManyRows = BlockShape<TruncatePolicy, TruncatePolicy::kManyRowsThreads, TruncatePolicy::kManyRowsBlocksPerSM>;
+using MostRows = BlockShape<TruncatePolicy, TruncatePolicy::kMostRowsThreads, TruncatePolicy::kMostRowsBlocksPerSM>;
 // The split kernel runs many narrow blocks: a part of a row is short.
 using SplitRows = ManyRows;
 
 // Dynamic shared memory above 48 KB would need an opt-in per kernel.
-static_assert(sizeof(PersistentShared<FewRows>) <= 48 * 1024 && sizeof(PersistentShared<ManyRows>) <= 48 * 1024,
+static_assert(sizeof(PersistentShared<FewRows>) <= 48 * 1024 && sizeof(PersistentShared<ManyRows>) <= 48 * 1024 &&
+                  sizeof(PersistentShared<MostRows>) <= 48 * 1024,
               "the persistent kernel's shared memory fits the default limit");
 
 // Only the split kernel's shape serves handed-on rows (its blocks take
-// the rows' parts).
+// the rows' parts). The four-block shape takes only calls whose rows all
+// have a top-k (launch_typed): no row there hands on.
 template <class Shape>
 constexpr bool kServesHandOn = Shape::kBlockThreads == SplitRows::kBlockThreads &&
                                Shape::kMinBlocksPerSM == SplitRows::kMinBlocksPerSM;
@@ -45,9 +48,15 @@ cudaError_t launch_split(const TruncateParams& args, const LaunchLimits& lim, cu
 }
 
 template <class E>
-cudaError_t launch_typed(const TruncateParams& prm, const LaunchLimits& lim, cudaStream_t stream) {
+cudaError_t launch_typed(const TruncateParams& prm, const LaunchLimits& lim, bool every_row_top_k,
+                         cudaStream_t stream) {
   if (prm.split_slices > 1) return launch_split<E>(prm, lim, stream);
   if (prm.batch <= lim.multiprocessors) return launch_shape<FewRows, E>(prm, prm.batch, stream);
+  // Rows with a top-k gain 2-5 % with four blocks; top-p alone lost up to
+  // 13 % (PERFLOG run 75: bf16 1024 x 128256, neginf90 rows) and the id
+  // output of unfiltered rows 6 % (run 83).
+  if (prm.batch >= lim.most_rows_grid && every_row_top_k)
+    return launch_shape<MostRows, E>(prm, lim.most_rows_grid, stream);
   const int64_t grid = prm.batch < lim.many_rows_grid ? prm.batch : lim.many_rows_grid;
   return launch_shape<ManyRows, E>(prm, grid, stream);
 }
@@ -62,12 +71,18 @@ cudaError_t occupancy_typed(int multiprocessors, LaunchLimits* lim) {
   e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&many, truncate_rows_kernel<ManyRows, E, kServesHandOn<ManyRows>>,
                                                     ManyRows::kBlockThreads, sizeof(PersistentShared<ManyRows>));
   if (e != cudaSuccess) return e;
+  int most = 0;
+  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&most, truncate_rows_kernel<MostRows, E, kServesHandOn<MostRows>>,
+                                                    MostRows::kBlockThreads, sizeof(PersistentShared<MostRows>));
+  if (e != cudaSuccess) return e;
   int split = 0;
   e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&split, split_rows_kernel<SplitRows, E>, SplitRows::kBlockThreads,
                                                     sizeof(TruncateShared<SplitRows>));
   if (e != cudaSuccess) return e;
   lim->multiprocessors = multiprocessors;
   lim->many_rows_grid = (few > 0 && many > 0) ? int64_t(many) * multiprocessors : 0;
+  // No resident block of four: the two-block shape takes every batch.
+  lim->most_rows_grid = most > 0 ? int64_t(most) * multiprocessors : INT64_MAX;
   lim->split_blocks = int64_t(split) * multiprocessors;
   return cudaSuccess;
 }
@@ -125,11 +140,12 @@ cudaError_t truncate_limits(DType dtype, int multiprocessors, LaunchLimits* lim)
   return cudaErrorInvalidValue;
 }
 
-cudaError_t launch_truncate(DType dtype, const TruncateParams& prm, const LaunchLimits& lim, cudaStream_t stream) {
+cudaError_t launch_truncate(DType dtype, const TruncateParams& prm, const LaunchLimits& lim, bool every_row_top_k,
+                            cudaStream_t stream) {
   switch (dtype) {
-    case DType::kF32: return launch_typed<F32>(prm, lim, stream);
-    case DType::kF16: return launch_typed<F16>(prm, lim, stream);
-    case DType::kBF16: return launch_typed<BF16>(prm, lim, stream);
+    case DType::kF32: return launch_typed<F32>(prm, lim, every_row_top_k, stream);
+    case DType::kF16: return launch_typed<F16>(prm, lim, every_row_top_k, stream);
+    case DType::kBF16: return launch_typed<BF16>(prm, lim, every_row_top_k, stream);
   }
   return cudaErrorInvalidValue;
 }

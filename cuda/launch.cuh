@@ -15,6 +15,7 @@ int truncate_candidate_capacity();
 struct LaunchLimits {
   int multiprocessors = 0;
   int64_t many_rows_grid = 0;
+  int64_t most_rows_grid = 0;  // batches from this many rows take four blocks an SM
   int64_t split_blocks = 0;  // resident blocks of the split kernel
 };
 
@@ -34,7 +35,10 @@ int hand_on_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab);
 
 cudaError_t truncate_limits(DType dtype, int multiprocessors, LaunchLimits* lim);
 
-// Enqueues the truncation of every row on stream.
-cudaError_t launch_truncate(DType dtype, const TruncateParams& prm, const LaunchLimits& lim, cudaStream_t stream);
+// Enqueues the truncation of every row on stream. every_row_top_k: every
+// row asks a top-k below the vocab (a k array on the device counts as
+// yes); only such calls take four blocks a multiprocessor.
+cudaError_t launch_truncate(DType dtype, const TruncateParams& prm, const LaunchLimits& lim, bool every_row_top_k,
+                            cudaStream_t stream);
 
 }  // namespace qrita

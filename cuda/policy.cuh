@@ -53,9 +53,13 @@ struct TruncateAlgorithmPolicy {
 
 // One CTA per row, persistent over rows. Batches no larger than the
 // multiprocessor count get one wide block per SM; larger batches two
-// narrower ones (both cap registers at 64 a thread). Four blocks of 256
-// (run 17) gained 4 % at 1024 rows and lost more elsewhere: a quarter-SM
-// block streams a whole-row search slowly, and the split shape follows.
+// narrower ones; batches that give every block of four 256-thread ones
+// a row, every row with a top-k, those (all cap registers at 64 a
+// thread): one block's threshold and decision then overlap three others'
+// streams, not one (joint and top-k 2-5 % faster, top-p alone up to 13 %
+// slower: PERFLOG runs 75 and 83). Four blocks of 256 for every batch
+// past the SM count (run 17) lost at 256 rows and in whole-row searches;
+// a top-k row that misses gathers once more instead (run 83).
 // Every decision of the algorithm depends on the row alone, never on the
 // block size, so results are batch invariant.
 struct TruncatePolicyCUDA : TruncateAlgorithmPolicy {
@@ -63,6 +67,8 @@ struct TruncatePolicyCUDA : TruncateAlgorithmPolicy {
   static constexpr int kFewRowsBlocksPerSM = 1;
   static constexpr int kManyRowsThreads = 512;
   static constexpr int kManyRowsBlocksPerSM = 2;
+  static constexpr int kMostRowsThreads = 256;
+  static constexpr int kMostRowsBlocksPerSM = 4;
   // 16-byte vectors each thread keeps in flight per loop trip. Eight
   // (run 18) made the gather ~8 % shorter but spilled the decision's
   // registers under the 64-register cap: slower overall.

@@ -529,18 +529,19 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
                  false, false, true};
 }
 
-// A top-k whose first gather found fewer than k candidates gathers once
-// more, at a threshold aimed by how far the sample's model was off: one
-// more read of the row (by the team), where the search below the
+// A whole row's top-k whose first gather found fewer than k candidates
+// gathers once more, at a threshold aimed by how far the sample's model
+// was off: one more read of the row, where the search below the
 // threshold takes a pass per key digit and a gather (rows 90 % -Inf: 3
-// of 1024 missed and held the batch, PERFLOG run 82). Returns the new
+// of 1024 missed and held the batch, PERFLOG runs 82-84). Returns the new
 // threshold, the buffer and its statistics then being its gather's
 // (whatever the count), or 0 when the sample promises nothing lower. A
-// buffer that overflowed is not aimed again: a sample blind to the
-// crowd above the threshold (ties, a hidden mode) stays blind.
-template <class Policy, class E, class Team, class Sh>
+// buffer that overflowed is not aimed again: a sample blind to the crowd
+// above the threshold (ties, a hidden mode) stays blind. The pass is the
+// joint gather's (no rest mass, no load-ahead: the fewest registers).
+template <class Policy, class E, class Sh>
 __device__ uint32_t regather_top_k(const typename E::bits_t* row, uint32_t n, uint32_t k, uint32_t key_thr,
-                                   team_param_t<Team> team, Sh& sh) {
+                                   Sh& sh) {
   const uint32_t cands = sh.cand_count;
   if (cands >= k || k > static_cast<uint32_t>(Sh::kCapacity)) return 0;
   // The first gather found cands where the model promised target1: the
@@ -553,41 +554,43 @@ __device__ uint32_t regather_top_k(const typename E::bits_t* row, uint32_t n, ui
   smp.load(row, n);
   const uint32_t thr2 = sigma_threshold<Policy, E>(smp, n, target2, sh);
   if (thr2 >= key_thr) return 0;  // a constant sample does not move it
-  team.post(TeamTask::gather(thr2));
-  gather_candidates<Policy, E, Team::kWholeRow>(row, team.lo(n), team.hi(n), thr2, true, sh);
-  team.template collect_candidates<Policy, true>(sh);
+  gather_candidates_as<Policy, E, false, false, false>(row, 0, n, thr2, sh);
   return thr2;
 }
 
 // Top-k where the buffer does not hold the k-th entry: fewer than k
-// candidates (a second gather, then the search below its threshold), or
-// more than the buffer holds (the search over the row). Leaves the kept
-// entries in the buffer when they fit. Not inlined, as top_p_over_row:
-// inlined, decide_row spilled 110 bytes more and every call was 1-4 %
-// slower (PERFLOG run 82).
+// candidates (a whole row gathers again first, then searches below the
+// threshold), or more than the buffer holds (the search over the row).
+// Leaves the kept entries in the buffer when they fit. Inlined into
+// decide_row: as a `__noinline__` function (or with the second gather
+// as one), ptxas gave the kernels that call decide_row 30-90 bytes more
+// spills and every call was 1-9 % slower (PERFLOG runs 82-83). A split
+// row's decider does not gather again (in its decide_row the pass spilled
+// the split kernel); its team does not share the search either.
 template <class Policy, class E, class Team, class Sh>
-__device__ __noinline__ RowPlan top_k_over_row(const typename E::bits_t* row, uint32_t n, uint32_t k,
-                                               bool keep_ties, unsigned ablation, uint32_t key_thr,
-                                               team_param_t<Team> team, Sh& sh) {
+__device__ __forceinline__ RowPlan top_k_over_row(const typename E::bits_t* row, uint32_t n, uint32_t k,
+                                                  bool keep_ties, unsigned ablation, uint32_t key_thr, Sh& sh) {
   const GlobalSource<E, Policy::kBlockThreads, Policy::kLoadsInFlight> global{row, n};
   const uint32_t keepable_n = sh.n_keepable;
   uint32_t cands = sh.cand_count;
   bool complete = cands <= Sh::kCapacity && !(ablation & kAblateForceFallback);
   // Every keepable non-candidate holds the key just below the threshold.
   bool one_key = complete && sh.min_key == key_thr - 1;
-  if (!one_key && !(ablation & (kAblateForceFallback | kAblateNoTruncation))) {
-    const uint32_t thr2 = regather_top_k<Policy, E, Team>(row, n, k, key_thr, team, sh);
-    if (thr2 != 0) {  // the buffer now holds the second gather's candidates
-      key_thr = thr2;
-      cands = sh.cand_count;
-      complete = cands <= Sh::kCapacity;
-      if (complete && cands >= k) {
-        const SharedSource<E, Policy::kBlockThreads, Sh> shared{&sh, cands};
-        RowPlan plan{select_rank(shared, sh, kPivotAll, k, keep_ties, KeyRange{key_thr, sh.max_key}), true};
-        plan.regathered = true;
-        return plan;
+  if constexpr (Team::kWholeRow) {
+    if (!one_key && !(ablation & (kAblateForceFallback | kAblateNoTruncation))) {
+      const uint32_t thr2 = regather_top_k<Policy, E>(row, n, k, key_thr, sh);
+      if (thr2 != 0) {  // the buffer now holds the second gather's candidates
+        key_thr = thr2;
+        cands = sh.cand_count;
+        complete = cands <= Sh::kCapacity;
+        if (complete && cands >= k) {
+          const SharedSource<E, Policy::kBlockThreads, Sh> shared{&sh, cands};
+          RowPlan plan{select_rank(shared, sh, kPivotAll, k, keep_ties, KeyRange{key_thr, sh.max_key}), true};
+          plan.regathered = true;
+          return plan;
+        }
+        one_key = complete && sh.min_key == key_thr - 1;
       }
-      one_key = complete && sh.min_key == key_thr - 1;
     }
   }
   RowPlan plan;
@@ -662,7 +665,7 @@ __device__ __noinline__ RowPlan decide_row(const typename E::bits_t* row, uint32
       plan = RowPlan{select_rank(shared, sh, kPivotAll, k, keep_ties, cand_keys), true};
     } else {
       if (!may_read_row) return undecided;
-      plan = top_k_over_row<Policy, E, Team>(row, n, k, keep_ties, ablation, key_thr, team, sh);
+      plan = top_k_over_row<Policy, E, Team>(row, n, k, keep_ties, ablation, key_thr, sh);
       // The buffer may hold a second gather's candidates or the kept
       // entries now: every key there at or above the pivot is in range.
       complete = sh.cand_count <= Sh::kCapacity && !(ablation & kAblateForceFallback);

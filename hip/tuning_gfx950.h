@@ -12,6 +12,8 @@ struct TruncatePolicyGFX950 : TruncateAlgorithmPolicy {
   static constexpr int kFewRowsBlocksPerSM = 1;
   static constexpr int kManyRowsThreads = 512;
   static constexpr int kManyRowsBlocksPerSM = 2;
+  static constexpr int kMostRowsThreads = 256;
+  static constexpr int kMostRowsBlocksPerSM = 4;
   static constexpr int kLoadsInFlight = 4;
 };
 

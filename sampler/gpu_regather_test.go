@@ -41,13 +41,15 @@ func plantedRows(batch, vocab int, seed uint64) []float32 {
 	return logits
 }
 
-// A top-k row whose first gather misses gathers again lower, or searches
-// the row below that threshold: the bits must be those of the search over
-// the row (the forced fallback) and the reference's, in the one-block
-// kernel's many-rows shapes (on 132 multiprocessors, 270 rows: two blocks
-// each; 540: four where that shape is built) and in split rows. The row counters must show
-// both ends: rows with fewer than k first candidates that still hit (the
-// second gather settled them) and ones that missed.
+// A whole row's top-k whose first gather misses gathers again lower, or
+// searches the row below that threshold: the bits must be those of the
+// search over the row (the forced fallback) and the reference's, in the
+// one-block kernel's many-rows shapes (on 132 multiprocessors, 270 rows:
+// two blocks each; 540: four) and in split rows (8 rows: their decider
+// searches below the first threshold). With more rows than any supported
+// GPU's multiprocessors, the row counters must show both ends: rows with
+// fewer than k first candidates that still hit (the second gather settled
+// them) and ones that missed.
 func TestGPUTopKSecondGatherMatchesFallback(t *testing.T) {
 	if gpuSkipReason != "" {
 		t.Skip("qrita-gpu: no usable GPU: " + gpuSkipReason)
@@ -56,7 +58,7 @@ func TestGPUTopKSecondGatherMatchesFallback(t *testing.T) {
 	const vocab, k = 32768, 50
 	batches, joints, tieModes := []int{8, 270, 540}, []bool{false, true}, []bool{false, true}
 	if testing.Short() { // under the sanitizers (scripts/device-run.sh)
-		batches, joints, tieModes = []int{8, 140}, []bool{true}, []bool{false}
+		batches, joints, tieModes = []int{8, 270}, []bool{true}, []bool{false}
 	}
 	for _, batch := range batches {
 		for _, joint := range joints {
@@ -92,13 +94,15 @@ func TestGPUTopKSecondGatherMatchesFallback(t *testing.T) {
 						} else {
 							searched++
 						}
-						if r < len(plants) {
+						if batch > 256 && r < len(plants) {
 							require.Equal(t, r < 4, st.Hit == 1, "row %d (plant %v, %d first candidates)", r,
 								plants[r], st.Candidates)
 						}
 					}
-					require.Positive(t, settled, "no row settled by the second gather")
-					require.Positive(t, searched, "no row searched below the second threshold")
+					require.Positive(t, searched, "no row searched below the threshold")
+					if batch > 256 {
+						require.Positive(t, settled, "no row settled by the second gather")
+					}
 				}
 			})
 		}

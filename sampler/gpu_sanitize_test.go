@@ -27,6 +27,9 @@ func TestGPUSanitizerCoverage(t *testing.T) {
 					K: testcases.KConst(50), P: testcases.PConst(0.9)},
 				testcases.Case{Name: d.String() + "_ids_p0.9", Batch: 2, Vocab: 6000, Dist: d, Seed: 7, P: testcases.PConst(0.9)})
 		}
+		// Four blocks a multiprocessor (on 132 SMs) write ids too.
+		idCases = append(idCases, testcases.Case{Name: "llm_four_blocks_ids_k50_p0.9", Batch: 540, Vocab: 300,
+			Dist: testcases.LLMLike, Seed: 11, K: testcases.KConst(50), P: testcases.PConst(0.9)})
 		checkIDs(t, s, newNative(t), idCases, []int{64, sampler.MaxIDs})
 		var cases []testcases.Case
 		for _, d := range []testcases.Dist{testcases.LLMLike, testcases.Flat, testcases.OneHot, testcases.AllEqual,
@@ -53,6 +56,14 @@ func TestGPUSanitizerCoverage(t *testing.T) {
 			cases = append(cases, testcases.Case{Name: d.String() + "_handed_on_p0.9", Batch: 140, Vocab: 4104, Dist: d,
 				Seed: 8, P: testcases.PConst(0.9)})
 		}
+		// Rows enough for four blocks a multiprocessor (on 132 SMs): every
+		// row has a top-k (launch_typed), found in the candidates or, for
+		// flat rows, by a search over the row.
+		cases = append(cases,
+			testcases.Case{Name: "llm_four_blocks_k50_p0.9", Batch: 540, Vocab: 300, Dist: testcases.LLMLike, Seed: 9,
+				K: testcases.KConst(50), P: testcases.PConst(0.9)},
+			testcases.Case{Name: "flat_four_blocks_k50_p0.9", Batch: 540, Vocab: 4104, Dist: testcases.Flat,
+				Seed: 10, K: testcases.KConst(50), P: testcases.PConst(0.9)})
 		runCases(t, s, cases)
 	}
 }
