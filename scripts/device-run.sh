@@ -2,9 +2,10 @@
 # Runs on the lent GPU machine (no Go there): the GPU tests, the three
 # compute-sanitizer tools and the GPU benchmark, from the binaries that
 # `make device` left in build/device. Logs go to $OUT (or ./device-out).
-# Usage: scripts/device-run.sh [cmake] [tests] [sanitize] [bench] [cli]
+# Usage: scripts/device-run.sh [cmake] [tests] [sanitize] [fuzz] [bench] [cli]
 #        [bench-filter=REGEX]
 #   cmake: the CMake build with the machine's own nvcc (CUDA 12/13 check)
+#   fuzz:  FuzzGPUvsReference for FUZZ_TIME (default 15s)
 #   cli:   qrita-bench -backend cuda over the anchor shapes
 set -uo pipefail
 out=${OUT:-device-out}
@@ -40,6 +41,13 @@ for s in "${steps[@]}"; do
       cmake -S . -B /tmp/qrita-cmake -G Ninja -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_ARCHS:-80;90}" &&
         cmake --build /tmp/qrita-cmake; } >"$out/cmake.log" 2>&1 || status=1
     tail -3 "$out/cmake.log" ;;
+  fuzz)
+    # A test binary fuzzes only with a cache directory (go test names one;
+    # without it the binary prints its usage and exits 2).
+    mkdir -p /tmp/qrita-fuzzcache
+    timeout 120 "$bin/sampler.test" -test.run '^$' -test.fuzz '^FuzzGPUvsReference$' \
+      -test.fuzztime "${FUZZ_TIME:-15s}" -test.fuzzcachedir /tmp/qrita-fuzzcache >"$out/fuzz.log" 2>&1 || status=1
+    grep -E 'execs|PASS|FAIL' "$out/fuzz.log" | tail -2 ;;
   cli)
     "$bin/qrita-bench" -backend cuda -sweep anchors -reps 5 -ref-reps 1 >"$out/qrita-bench.txt" 2>&1 || status=1
     cat "$out/qrita-bench.txt" ;;
