@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine (no Go there): the GPU tests, the three
-# compute-sanitizer tools and the GPU benchmark, from the binaries that
+# compute-sanitizer tools, the GPU fuzzer and the GPU benchmark, from the binaries that
 # `make device` left in build/device. Logs go to $OUT (or ./device-out).
 # Usage: scripts/device-run.sh [cmake] [tests] [sanitize] [fuzz] [bench] [cli]
 #        [bench-filter=REGEX]
 #   cmake: the CMake build with the machine's own nvcc (CUDA 12/13 check)
-#   fuzz:  FuzzGPUvsReference for FUZZ_TIME (default 15s)
+#   fuzz:  FuzzGPUvsReference for FUZZ_TIME (default 15s; the step stops at 120 s)
 #   cli:   qrita-bench -backend cuda over the anchor shapes
 set -uo pipefail
 out=${OUT:-device-out}
