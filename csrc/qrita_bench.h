@@ -26,7 +26,10 @@ typedef enum {
   /* Rows that miss stay with their block in the persistent kernel (more
    * rows than multiprocessors) instead of being handed on to blocks that
    * ran out of rows. */
-  QRITA_ABLATE_IN_PLACE = 8
+  QRITA_ABLATE_IN_PLACE = 8,
+  /* Top-k over a few candidates by the digit search (a histogram step,
+   * then a ranking) instead of sorting them. */
+  QRITA_ABLATE_NO_SORT = 16
   /* Duplicate handling off is QRITA_TIES_KEEP in the request. */
 } qrita_ablation;
 

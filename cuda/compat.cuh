@@ -108,6 +108,20 @@ __device__ __forceinline__ T load_coherent(const T* p) {
 #endif
 }
 
+// A barrier among the block's first `count` threads (whole warps), where
+// the other warps need not arrive: barrier 1 (0 is __syncthreads'). AMD
+// has no such barrier: kPartialBarriers is false there, and callers make
+// every thread reach __syncthreads instead.
+#if QRITA_HIP
+constexpr bool kPartialBarriers = false;
+__device__ __forceinline__ void sync_first_threads(int) { __syncthreads(); }
+#else
+constexpr bool kPartialBarriers = true;
+__device__ __forceinline__ void sync_first_threads(int count) {
+  asm volatile("bar.sync 1, %0;" ::"r"(count) : "memory");
+}
+#endif
+
 // The SM's cycle counter (benchmark counters only).
 __device__ __forceinline__ long long device_clock() { return clock64(); }
 

@@ -28,6 +28,7 @@
 #include "policy.cuh"
 #include "ranked_topp.cuh"
 #include "row_access.cuh"
+#include "sorted_top_k.cuh"
 #include "select.cuh"
 #include "truncate_params.h"
 
@@ -344,6 +345,7 @@ __device__ void gather_kept(const typename E::bits_t* row, uint32_t n, Pivot pv,
 constexpr unsigned kAblateNoTruncation = 1;   // no candidates: whole-row search
 constexpr unsigned kAblateForceFallback = 2;  // gather, then search the row anyway
 constexpr unsigned kAblateBinarySearch = 4;   // one key bit per search step
+constexpr unsigned kAblateNoSort = 16;        // top-k over candidates by the digit search, never sorted
 
 // What a row asks for.
 struct RowAsk {
@@ -629,6 +631,13 @@ __device__ __forceinline__ RowPlan top_k_over_row(const typename E::bits_t* row,
   return plan;
 }
 
+// Whether a block shape sorts few candidates: not the 256-thread blocks
+// of the largest batches, whose rows gather more than the sort takes
+// (~570 at V=128256) and whose kernels spilled more with the call in
+// their decide_row (PERFLOG run 92).
+template <class Policy>
+constexpr bool kSortsCandidates = Policy::kBlockThreads >= 512;
+
 // Step 3: decides the kept set of a row from what the gather left in sh
 // (candidates, their count, keepable entries, maximum, rest mass). When
 // the candidates do not settle it and may_read_row is false, returns a
@@ -662,7 +671,15 @@ __device__ __noinline__ RowPlan decide_row(const typename E::bits_t* row, uint32
   const bool do_k = want_k && static_cast<uint32_t>(k) < keepable_n;
   if (do_k) {
     if (complete && cands >= static_cast<uint32_t>(k)) {
-      plan = RowPlan{select_rank(shared, sh, kPivotAll, k, keep_ties, cand_keys), true};
+      // Few enough candidates are sorted (one block-wide pass of barrier-free
+      // stages, PERFLOG run 90); the binary-search ablation keeps its steps.
+      if (kSortsCandidates<Policy> && cands <= static_cast<uint32_t>(Policy::kSortedCandidates) &&
+          sh.digit_bits == kDigitBits && !(ablation & kAblateNoSort)) {
+        plan = RowPlan{sorted_top_k<kThreads, Policy::kSortedCandidates, E>(sh, cands, k, keep_ties), true};
+        plan.ranked = plan.cut.ranked >= plan.cut.kept;  // the id output's order, if no top-p follows
+      } else {
+        plan = RowPlan{select_rank(shared, sh, kPivotAll, k, keep_ties, cand_keys), true};
+      }
     } else {
       if (!may_read_row) return undecided;
       plan = top_k_over_row<Policy, E, Team>(row, n, k, keep_ties, ablation, key_thr, sh);

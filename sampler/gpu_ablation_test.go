@@ -34,7 +34,7 @@ func TestGPUAblationsKeepTheOutputAndCountRows(t *testing.T) {
 		testcases.Case{Name: "llm_large_p0.9", Batch: 4, Vocab: 128256, Dist: testcases.LLMLike, Seed: 6,
 			P: testcases.PConst(0.9)})
 	ablations := []native.Ablation{native.AblateNoTruncation, native.AblateForceFallback, native.AblateBinarySearch,
-		native.AblateBinarySearch | native.AblateForceFallback}
+		native.AblateBinarySearch | native.AblateForceFallback, native.AblateNoSort}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			orig, k, p := c.Args()

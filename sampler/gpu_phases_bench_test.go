@@ -3,12 +3,17 @@
 package sampler_test
 
 import (
+	"flag"
 	"fmt"
 	"testing"
 
 	"github.com/qrita-project/qrita/internal/native"
 	"github.com/qrita-project/qrita/internal/testcases"
 )
+
+// phasesAblation runs BenchmarkGPUPhases under kernel ablation bits
+// (qrita_ablation), e.g. -phases-ablation=16 for no-sort.
+var phasesAblation = flag.Uint("phases-ablation", 0, "BenchmarkGPUPhases: qrita_ablation bits of the timed calls")
 
 // BenchmarkGPUPhases reports where a row's time goes: the mean SM cycles
 // of the threshold, gather, decide and write phases (as the block that
@@ -55,7 +60,7 @@ func BenchmarkGPUPhases(b *testing.B) {
 			var rows []native.RowStats
 			for i := 0; i < b.N; i++ {
 				for range 2 { // the first call warms the caches and the stream's workspace
-					_, rows = ablatedRun(b, nc, orig, c.Batch, c.Vocab, k, p, false, 0)
+					_, rows = ablatedRun(b, nc, orig, c.Batch, c.Vocab, k, p, false, native.Ablation(*phasesAblation))
 				}
 			}
 			var mean [4]float64

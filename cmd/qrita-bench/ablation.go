@@ -13,6 +13,7 @@ type ablation struct {
 	binary   bool // binary pivot search (32 one-bit steps) instead of 256-way
 	noDup    bool // duplicate handling off: the KeepTies tie mode
 	inPlace  bool // rows that miss stay with their block (no hand-on)
+	noSort   bool // top-k over few candidates by the digit search, not a sort
 }
 
 // Ablation switch names, in the order a combination is written.
@@ -23,6 +24,7 @@ const (
 	ablBinary   = "binary"
 	ablNoDup    = "no-dup"
 	ablInPlace  = "in-place"
+	ablNoSort   = "no-sort"
 )
 
 func (a ablation) String() string {
@@ -30,7 +32,8 @@ func (a ablation) String() string {
 	for _, s := range []struct {
 		on   bool
 		name string
-	}{{a.noTrunc, ablNoTrunc}, {a.fallback, ablFallback}, {a.binary, ablBinary}, {a.noDup, ablNoDup}, {a.inPlace, ablInPlace}} {
+	}{{a.noTrunc, ablNoTrunc}, {a.fallback, ablFallback}, {a.binary, ablBinary}, {a.noDup, ablNoDup}, {a.inPlace, ablInPlace},
+		{a.noSort, ablNoSort}} {
 		if s.on {
 			parts = append(parts, s.name)
 		}
@@ -63,9 +66,11 @@ func parseAblation(s string) (ablation, error) {
 			sw = &a.noDup
 		case ablInPlace:
 			sw = &a.inPlace
+		case ablNoSort:
+			sw = &a.noSort
 		default:
-			return a, fmt.Errorf("unknown -ablation %q (none, or %s, %s, %s, %s, %s joined by +)", s, ablNoTrunc,
-				ablFallback, ablBinary, ablNoDup, ablInPlace)
+			return a, fmt.Errorf("unknown -ablation %q (none, or %s, %s, %s, %s, %s, %s joined by +)", s, ablNoTrunc,
+				ablFallback, ablBinary, ablNoDup, ablInPlace, ablNoSort)
 		}
 		if *sw {
 			return a, fmt.Errorf("-ablation %q names %s twice", s, name)

@@ -73,6 +73,9 @@ func specAblation(a ablation, keepTies bool) *gpubench.Ablation {
 	if a.inPlace {
 		bits |= native.AblateInPlace
 	}
+	if a.noSort {
+		bits |= native.AblateNoSort
+	}
 	return &gpubench.Ablation{Bits: bits, KeepTies: keepTies || a.noDup}
 }
 

@@ -29,6 +29,7 @@ const (
 	AblateForceFallback Ablation = C.QRITA_ABLATE_FORCE_FALLBACK
 	AblateBinarySearch  Ablation = C.QRITA_ABLATE_BINARY_SEARCH
 	AblateInPlace       Ablation = C.QRITA_ABLATE_IN_PLACE
+	AblateNoSort        Ablation = C.QRITA_ABLATE_NO_SORT
 )
 
 // RowStats mirrors qrita_row_stats: one row's counters.
