@@ -32,11 +32,11 @@ __device__ __forceinline__ unsigned long long bitonic_side(unsigned long long a,
   return (lower == descending) == larger ? a : b;
 }
 
-// log2 of a power of two (a compile error otherwise).
+// log2 of a power of two, -1 for any other size.
 constexpr int log2_exact(int size) {
   int l = 0;
   while ((1 << l) < size) ++l;
-  return (1 << l) == size ? l : throw "not a power of two";
+  return (1 << l) == size ? l : -1;
 }
 
 // Strides across warps (a barrier each) in the network over kSize
@@ -73,6 +73,7 @@ __device__ __forceinline__ void bitonic_network(unsigned long long (&w)[kPer], u
                                                 unsigned long long* stage1) {
   constexpr int kWarpSpan = kPer * kWarpSize;  // elements a warp holds
   constexpr int kLog = log2_exact(kSize);
+  static_assert(kLog >= 1, "a power of two of at least two elements");
   constexpr int kSorters = kSize / kPer;  // threads holding the kSize elements
   static_assert(kSorters % kWarpSize == 0 && 2 * kSorters == kThreads, "the first half of the warps sort");
   const uint32_t e0 = threadIdx.x * kPer;
