@@ -131,7 +131,7 @@ __device__ __noinline__ Cut sorted_top_k(Sh& sh, uint32_t n, uint32_t k, bool ke
   // barriers than one word on every thread (PERFLOG run 91).
   constexpr int kPer = 2 * kSize / kThreads;  // words a thread holds
   constexpr int kWords = kPer * kThreads;     // a staging buffer's
-  static_assert(kPer >= 1 && kPer <= 8 && (kPer & (kPer - 1)) == 0, "a power of two of words a thread, at most eight");
+  static_assert(kPer >= 1 && (kPer & (kPer - 1)) == 0, "a power of two of words a thread");
   static_assert(2 * kWords * sizeof(unsigned long long) <= Sh::kCapacity * sizeof(uint32_t),
                 "the two staging buffers fit the candidate buffer's second half");
   constexpr uint32_t kRanked = Sh::kRankedCapacity;

@@ -28,8 +28,8 @@
 #include "policy.cuh"
 #include "ranked_topp.cuh"
 #include "row_access.cuh"
-#include "sorted_top_k.cuh"
 #include "select.cuh"
+#include "sorted_top_k.cuh"
 #include "truncate_params.h"
 
 namespace qrita {
@@ -671,8 +671,9 @@ __device__ __noinline__ RowPlan decide_row(const typename E::bits_t* row, uint32
   const bool do_k = want_k && static_cast<uint32_t>(k) < keepable_n;
   if (do_k) {
     if (complete && cands >= static_cast<uint32_t>(k)) {
-      // Few enough candidates are sorted (one block-wide pass of barrier-free
-      // stages, PERFLOG run 90); the binary-search ablation keeps its steps.
+      // Few enough candidates are sorted in registers (a barrier only per
+      // stride across warps: PERFLOG run 92); the binary-search ablation
+      // keeps its steps.
       if (kSortsCandidates<Policy> && cands <= static_cast<uint32_t>(Policy::kSortedCandidates) &&
           sh.digit_bits == kDigitBits && !(ablation & kAblateNoSort)) {
         plan = RowPlan{sorted_top_k<kThreads, Policy::kSortedCandidates, E>(sh, cands, k, keep_ties), true};
