@@ -108,18 +108,20 @@ __device__ __forceinline__ T load_coherent(const T* p) {
 #endif
 }
 
-// A barrier among the block's first `count` threads (whole warps), where
-// the other warps need not arrive: barrier 1 (0 is __syncthreads'). AMD
-// has no such barrier: kPartialBarriers is false there, and callers make
-// every thread reach __syncthreads instead.
+// A barrier every thread of the block meets, each warp at an instruction
+// of its own: barrier 1, unaligned (0 is __syncthreads', whose aligned
+// form wants one instruction for the whole block). Warps with nothing to
+// do meet it in a loop of their own, where a barrier among only the
+// working warps (bar.sync 1 with a count) left racecheck 177 hazards in
+// the barriers after it (PERFLOG run 93). AMD has no unaligned barrier:
+// kUnalignedBarriers is false there, and every warp runs the same code
+// to __syncthreads.
 #if QRITA_HIP
-constexpr bool kPartialBarriers = false;
-__device__ __forceinline__ void sync_first_threads(int) { __syncthreads(); }
+constexpr bool kUnalignedBarriers = false;
+__device__ __forceinline__ void sync_block_unaligned() { __syncthreads(); }
 #else
-constexpr bool kPartialBarriers = true;
-__device__ __forceinline__ void sync_first_threads(int count) {
-  asm volatile("bar.sync 1, %0;" ::"r"(count) : "memory");
-}
+constexpr bool kUnalignedBarriers = true;
+__device__ __forceinline__ void sync_block_unaligned() { asm volatile("barrier.sync 1;" ::: "memory"); }
 #endif
 
 // The SM's cycle counter (benchmark counters only).

@@ -65,9 +65,9 @@ constexpr bool sorted_network_parity() {
 // words stay in registers, and the only branches are the barriers of the
 // strides across warps (a loop over the stages cost a few branches a
 // stage and made the sort slower than the digit search: PERFLOG run 90).
-// The padding warps sit the network out; on AMD, without barriers among
-// some warps, they run it over their padding. stage0 and stage1 hold
-// kThreads x kPer words each.
+// The padding warps sit the network out, meeting only its barriers; on
+// AMD, without unaligned barriers, they run it over their padding. stage0
+// and stage1 hold kThreads x kPer words each.
 template <int kSize, int kThreads, int kPer>
 __device__ __forceinline__ void bitonic_network(unsigned long long (&w)[kPer], unsigned long long* stage0,
                                                 unsigned long long* stage1) {
@@ -77,7 +77,11 @@ __device__ __forceinline__ void bitonic_network(unsigned long long (&w)[kPer], u
   constexpr int kSorters = kSize / kPer;  // threads holding the kSize elements
   static_assert(kSorters % kWarpSize == 0 && 2 * kSorters == kThreads, "the first half of the warps sort");
   const uint32_t e0 = threadIdx.x * kPer;
-  if (kPartialBarriers && threadIdx.x >= static_cast<unsigned>(kSorters)) return;
+  if (kUnalignedBarriers && threadIdx.x >= static_cast<unsigned>(kSorters)) {
+#pragma unroll 1
+    for (int i = 0; i < strides_across_warps<kSize, kPer>(); ++i) sync_block_unaligned();
+    return;
+  }
   int parity = 0;  // the shared buffer of the next stride across warps
 #pragma unroll
   for (int lr = 1; lr <= kLog; ++lr) {
@@ -92,7 +96,7 @@ __device__ __forceinline__ void bitonic_network(unsigned long long (&w)[kPer], u
         parity ^= 1;
 #pragma unroll
         for (int j = 0; j < kPer; ++j) s[j * kThreads + threadIdx.x] = w[j];
-        sync_first_threads(kSorters);
+        sync_block_unaligned();
         const uint32_t partner = threadIdx.x ^ (gap / kPer);
 #pragma unroll
         for (int j = 0; j < kPer; ++j) w[j] = bitonic_side(w[j], s[j * kThreads + partner], e0 + j, gap, run);
