@@ -1,0 +1,74 @@
+//go:build (cuda || hip) && cgo
+
+package sampler_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/qrita-project/qrita/internal/testcases"
+	"github.com/qrita-project/qrita/reference"
+)
+
+// flatRows returns batch rows of N(0, 0.01^2) values: top-p at 0.9 keeps
+// most of such a row, so its nucleus ends far below any candidate buffer
+// and the value-binned search over the row decides it (cuda/
+// binned_topp.cuh), its last bin a few hundredths of a binade wide. On odd
+// rows the strided sample (entry j x vocab / 1024 is sample j) holds
+// values three deviations higher, which moves the threshold and the bins.
+func flatRows(batch, vocab int, seed uint64) []float32 {
+	rng := testcases.NewRand(seed)
+	logits := make([]float32, batch*vocab)
+	for r := range batch {
+		row := logits[r*vocab : (r+1)*vocab]
+		for i := range row {
+			row[i] = float32(0.01 * rng.NormFloat64())
+		}
+		if r%2 == 1 {
+			for j := range 1024 {
+				row[j*vocab/1024] += 0.03
+			}
+		}
+	}
+	return logits
+}
+
+// The value-binned top-p search must cut where the reference does, for
+// split rows (8) and the one-block kernels (270 rows: two blocks a
+// multiprocessor on 132), with the same bits for the same row in either.
+func TestGPUBinnedTopPMatchesReference(t *testing.T) {
+	if gpuSkipReason != "" {
+		t.Skip("qrita-gpu: no usable GPU: " + gpuSkipReason)
+	}
+	nc := newNative(t)
+	const vocab, few, many = 32768, 8, 270
+	logits := flatRows(many, vocab, 94)
+	pvs, tieModes := []float32{0.9, 0.5}, []bool{false, true}
+	if testing.Short() { // under the sanitizers
+		pvs, tieModes = pvs[:1], tieModes[:1]
+	}
+	for _, pv := range pvs {
+		for _, keepTies := range tieModes {
+			t.Run(fmt.Sprintf("p%v_keepTies%v", pv, keepTies), func(t *testing.T) {
+				mode := reference.Exact
+				if keepTies {
+					mode = reference.KeepTies
+				}
+				ps := make([]float32, many)
+				for r := range ps {
+					ps[r] = pv
+				}
+				all, stats := ablatedRun(t, nc, logits, many, vocab, nil, ps, keepTies, 0)
+				checkRows(t, logits, all, many, vocab, nil, ps, mode)
+				split, _ := ablatedRun(t, nc, logits[:few*vocab], few, vocab, nil, ps[:few], keepTies, 0)
+				checkRows(t, logits[:few*vocab], split, few, vocab, nil, ps[:few], mode)
+				require.Equal(t, bitsOf(all[:few*vocab]), bitsOf(split), "the same rows alone and in a batch")
+				for r, st := range stats {
+					require.Zero(t, st.Hit, "row %d: its nucleus should not end among its candidates", r)
+				}
+			})
+		}
+	}
+}
