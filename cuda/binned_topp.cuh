@@ -107,6 +107,35 @@ __device__ void gather_bin(const typename E::bits_t* row, typename E::bits_t* ou
   __syncthreads();
 }
 
+// The range of the keys of the first n candidates in shared memory.
+template <int kThreads, class E, class Sh>
+__device__ KeyRange candidates_key_range(uint32_t n, Sh& sh) {
+  uint32_t lo = ~0u, hi = 0;
+  for (uint32_t i = threadIdx.x; i < n; i += kThreads) {
+    const uint32_t key = key_of(E::to_float(static_cast<typename E::bits_t>(sh.cand_bits[i])));
+    lo = min(lo, key);
+    hi = max(hi, key);
+  }
+  for (int off = kWarpSize / 2; off > 0; off /= 2) {
+    lo = min(lo, warp_shfl_xor(lo, off));
+    hi = max(hi, warp_shfl_xor(hi, off));
+  }
+  uint32_t* ends = reinterpret_cast<uint32_t*>(sh.scratch_u64);
+  if (threadIdx.x == 0) {
+    ends[0] = ~0u;
+    ends[1] = 0;
+  }
+  __syncthreads();
+  if (lane_id() == 0) {
+    atomicMin(&ends[0], lo);
+    atomicMax(&ends[1], hi);
+  }
+  __syncthreads();
+  const KeyRange range{ends[0], ends[1]};
+  __syncthreads();  // scratch is reused
+  return range;
+}
+
 // The top-p cut over the row (the shortest rank-order prefix of its
 // keepable entries whose mass reaches p of theirs). Entries at or above
 // top.key are not searched again. With out (a mask), the row outside the
@@ -152,7 +181,11 @@ __device__ __noinline__ BinnedEnd binned_top_p(const typename E::bits_t* row, ty
   gather_bin<Policy, E>(row, out, team.lo(n), team.hi(n), bins, top_v, c.digit, sh);
   team.template collect_candidates<Policy, false>(sh);
 
-  MassSearch s;  // the rest of the search runs over that bin in shared memory
+  // The rest of the search runs over that bin in shared memory, from the
+  // first key bit its entries do not share: a flat row's bin spans a few
+  // hundredths of a binade, so the key's top digit was one value and its
+  // histogram a step lost (PERFLOG run 95).
+  MassSearch s = start_mass_search(candidates_key_range<Policy::kBlockThreads, E>(c.count_in, sh), sh.digit_bits);
   s.above = top.count + c.count_above;
   s.ties = c.count_in;
   s.mass_above = top.mass + c.mass_above;
