@@ -30,6 +30,35 @@ struct ValueBins {
   }
 };
 
+// The smallest value in [bins.lo, top] whose bin is at least t >= 1, or
+// top when no value below it reaches t: a search over the keys between,
+// one probe a lane, on the calling warp. Bins are monotone in the value,
+// so the values of bin t are those from edge(t) up to edge(t + 1), and
+// two float compares place an entry exactly as bins.of() would. The
+// first step probes the keys around lo + t / scale, which the edge is
+// within a few keys of unless it lies near zero (dense keys); each later
+// step cuts the interval left kWarpSize + 1 ways.
+__device__ inline float bin_edge(ValueBins bins, float top, uint32_t t) {
+  const auto reaches = [&](uint32_t key) { return bins.of(float_of_key(key)) >= t; };
+  uint32_t a = key_of(bins.lo), b = key_of(top);  // a does not reach t; the edge is in (a, b] if b does
+  if (!reaches(b)) return top;
+  const uint32_t guess = key_of(bins.lo + float(t) / bins.scale);
+  // Lane l's share of an interval, (l + 1) / (kWarpSize + 1), in 2^-32 units.
+  const uint32_t share = static_cast<uint32_t>((uint64_t(lane_id()) + 1) * (uint64_t(1) << 32) / (kWarpSize + 1));
+  for (bool first_step = true; b - a > 1; first_step = false) {
+    // Probes rise with the lane, within [a, b], so the lanes that reach t
+    // are a suffix.
+    const uint32_t probe = first_step ? min(max(guess - kWarpSize / 2 + lane_id(), a), b)
+                                      : a + __umulhi(b - a, share);
+    const lane_mask_t hit = warp_ballot(reaches(probe));
+    const int first = hit ? lowest_lane(hit) : kWarpSize;
+    const uint32_t below = first > 0 ? warp_shfl(probe, first - 1) : a;
+    b = first < kWarpSize ? warp_shfl(probe, first) : b;
+    a = below;
+  }
+  return float_of_key(b);
+}
+
 // The candidates in shared memory (every keepable key at or above key),
 // already counted and weighed; none when key is ~0u (no key reaches it).
 struct KnownTop {
@@ -81,29 +110,69 @@ __device__ mass_t bin_histogram(const typename E::bits_t* row, uint32_t lo, uint
 // the cut drops an entry outside that bin: NaN, -Inf, and everything below
 // the bin (entries at or above top_v, the candidates, and in higher bins
 // are kept). Each thread writes only the vectors it read.
-template <class Policy, class E, class Sh>
+// kByEdges: warps 0 and 1 first find the bin's value edges (bin_edge), so
+// an entry costs two float compares, not the bin's arithmetic; the same
+// entries either way. Whole rows only: in the split kernel, where a
+// team's parts run this pass too, the edge search made every call
+// slower (B=1 joint +3-5 %, the kernel's spills 36 / 84 -> 40 / 92
+// bytes), for 1 % on flat rows at 64 (PERFLOG run 97).
+template <class Policy, class E, bool kByEdges, class Sh>
 __device__ void gather_bin(const typename E::bits_t* row, typename E::bits_t* out, uint32_t lo, uint32_t hi,
                            ValueBins bins, float top_v, uint32_t bin, Sh& sh) {
   using bits_t = typename E::bits_t;
-  if (threadIdx.x == 0) sh.cand_count = 0;
-  __syncthreads();
-  for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t first,
-                                                                                        const auto& b, bool live) {
-    constexpr int kCount = decltype(count)::value;
-    bits_t o[kCount];
-    bool changed = false;
-#pragma unroll
-    for (int t = 0; t < kCount; ++t) {
-      const float x = E::to_float(b[t]);
-      const bool binned = x >= bins.lo && x < top_v;  // NaN: neither
-      const uint32_t j = binned ? bins.of(x) : 0u;
-      append_candidate(live && binned && j == bin, b[t], lo + first + t, sh);
-      const bool drop = !(x >= top_v) && !(binned && j >= bin);
-      o[t] = drop ? E::kNegInf : b[t];
-      changed |= o[t] != b[t];
+  if constexpr (kByEdges) {
+    static_assert(Policy::kBlockThreads >= 2 * kWarpSize, "two warps find the edges");
+    float* edges = reinterpret_cast<float*>(sh.scratch_u64);
+    if (warp_id() == 0) {
+      const float from = bin == 0 ? bins.lo : bin_edge(bins, top_v, bin);
+      if (lane_id() == 0) {
+        edges[0] = from;
+        sh.cand_count = 0;
+      }
+    } else if (warp_id() == 1) {
+      const float to = bin + 1 == static_cast<uint32_t>(kDigitBins) ? top_v : bin_edge(bins, top_v, bin + 1);
+      if (lane_id() == 0) edges[1] = to;
     }
-    if (out && live && changed) store_chunk<E, kCount>(out + lo, first, o);
-  });
+    __syncthreads();
+    const float from = edges[0], to = edges[1];  // bin `bin` holds the values in [from, to)
+    for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t first,
+                                                                                          const auto& b, bool live) {
+      constexpr int kCount = decltype(count)::value;
+      bits_t o[kCount];
+      bool changed = false;
+#pragma unroll
+      for (int t = 0; t < kCount; ++t) {
+        const float x = E::to_float(b[t]);
+        append_candidate(live && x >= from && x < to, b[t], lo + first + t, sh);
+        // Below the bin: below its edge, NaN and -Inf included (from <=
+        // top_v: the bin holds entries below top_v).
+        const bool drop = !(x >= from);
+        o[t] = drop ? E::kNegInf : b[t];
+        changed |= drop && b[t] != E::kNegInf;
+      }
+      if (out && live && changed) store_chunk<E, kCount>(out + lo, first, o);
+    });
+  } else {
+    if (threadIdx.x == 0) sh.cand_count = 0;
+    __syncthreads();
+    for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t first,
+                                                                                          const auto& b, bool live) {
+      constexpr int kCount = decltype(count)::value;
+      bits_t o[kCount];
+      bool changed = false;
+#pragma unroll
+      for (int t = 0; t < kCount; ++t) {
+        const float x = E::to_float(b[t]);
+        const bool binned = x >= bins.lo && x < top_v;  // NaN: neither
+        const uint32_t j = binned ? bins.of(x) : 0u;
+        append_candidate(live && binned && j == bin, b[t], lo + first + t, sh);
+        const bool drop = !(x >= top_v) && !(binned && j >= bin);
+        o[t] = drop ? E::kNegInf : b[t];
+        changed |= o[t] != b[t];
+      }
+      if (out && live && changed) store_chunk<E, kCount>(out + lo, first, o);
+    });
+  }
   __syncthreads();
 }
 
@@ -178,7 +247,7 @@ __device__ __noinline__ BinnedEnd binned_top_p(const typename E::bits_t* row, ty
   const DigitChoice c = sh.choice;
   if (c.count_in > static_cast<uint32_t>(Sh::kCapacity)) return BinnedEnd::kUndecided;
   team.post(TeamTask{TeamTask::kGatherBin, c.digit, bins.lo, bins.scale, top_v, scale.max_value});
-  gather_bin<Policy, E>(row, out, team.lo(n), team.hi(n), bins, top_v, c.digit, sh);
+  gather_bin<Policy, E, Team::kWholeRow>(row, out, team.lo(n), team.hi(n), bins, top_v, c.digit, sh);
   team.template collect_candidates<Policy, false>(sh);
 
   // The rest of the search runs over that bin in shared memory, from the

@@ -375,7 +375,7 @@ __device__ void run_task(typename E::bits_t* row, uint32_t lo, uint32_t hi, cons
     }
     if (threadIdx.x == 0 && low) atomicAdd(&dst.head.mass_rest, low);
   } else {
-    gather_bin<Policy, E>(row, row, lo, hi, bins, t.top_v, t.arg, sh);
+    gather_bin<Policy, E, false>(row, row, lo, hi, bins, t.top_v, t.arg, sh);
     publish_part<Policy>(reg, sh);
   }
   __syncthreads();  // the region's stores are issued

@@ -12,24 +12,19 @@ import (
 	"github.com/qrita-project/qrita/reference"
 )
 
-// flatRows returns batch rows of N(0, 0.01^2) values: top-p at 0.9 keeps
-// most of such a row, so its nucleus ends far below any candidate buffer
-// and the value-binned search over the row decides it (cuda/
-// binned_topp.cuh), its last bin a few hundredths of a binade wide. On odd
-// rows the strided sample (entry j x vocab / 1024 is sample j) holds
-// values three deviations higher, which moves the threshold and the bins.
+// flatRows returns batch rows of N(0, 0.01^2) values (testcases.Flat):
+// top-p at 0.9 keeps most of such a row, so its nucleus ends far below
+// any candidate buffer and the value-binned search over the row decides
+// it (cuda/binned_topp.cuh), its last bin a few hundredths of a binade
+// wide. On odd rows the strided sample (entry j x vocab / 1024 is sample
+// j) holds values three deviations higher, which moves the threshold and
+// the bins.
 func flatRows(batch, vocab int, seed uint64) []float32 {
-	rng := testcases.NewRand(seed)
-	logits := make([]float32, batch*vocab)
-	for r := range batch {
+	logits := testcases.Logits(batch, vocab, testcases.Flat, seed)
+	for r := 1; r < batch; r += 2 {
 		row := logits[r*vocab : (r+1)*vocab]
-		for i := range row {
-			row[i] = float32(0.01 * rng.NormFloat64())
-		}
-		if r%2 == 1 {
-			for j := range 1024 {
-				row[j*vocab/1024] += 0.03
-			}
+		for j := range 1024 {
+			row[j*vocab/1024] += 0.03
 		}
 	}
 	return logits
@@ -38,6 +33,9 @@ func flatRows(batch, vocab int, seed uint64) []float32 {
 // The value-binned top-p search must cut where the reference does, for
 // split rows (8) and the one-block kernels (270 rows: two blocks a
 // multiprocessor on 132), with the same bits for the same row in either.
+// p = 0.2 ends the nucleus in the high bins (a goal of which the ~5 %
+// of the row in the candidates held half would gather again: a hit),
+// and p = 0.99999 in the lowest: the bin edges near both ends.
 func TestGPUBinnedTopPMatchesReference(t *testing.T) {
 	if gpuSkipReason != "" {
 		t.Skip("qrita-gpu: no usable GPU: " + gpuSkipReason)
@@ -45,7 +43,7 @@ func TestGPUBinnedTopPMatchesReference(t *testing.T) {
 	nc := newNative(t)
 	const vocab, few, many = 32768, 8, 270
 	logits := flatRows(many, vocab, 94)
-	pvs, tieModes := []float32{0.9, 0.5}, []bool{false, true}
+	pvs, tieModes := []float32{0.9, 0.5, 0.2, 0.99999}, []bool{false, true}
 	if testing.Short() { // under the sanitizers
 		pvs, tieModes = pvs[:1], tieModes[:1]
 	}
