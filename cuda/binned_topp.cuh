@@ -115,49 +115,67 @@ __device__ mass_t bin_histogram(const typename E::bits_t* row, uint32_t lo, uint
 // entries either way. Whole rows only: in the split kernel, where a
 // team's parts run this pass too, the edge search made every call
 // slower (B=1 joint +3-5 %, the kernel's spills 36 / 84 -> 40 / 92
-// bytes), for 1 % on flat rows at 64 (PERFLOG runs 97-98).
+// bytes), for 1 % on flat rows at 64 (PERFLOG runs 97-98). The second
+// loop is the split kernel's, kept as it was: one loop for both ways,
+// the same spills, still rescheduled that whole kernel (its SASS differed
+// in 4.4k of 66k lines, unmeasured; session 23).
 template <class Policy, class E, bool kByEdges, class Sh>
 __device__ void gather_bin(const typename E::bits_t* row, typename E::bits_t* out, uint32_t lo, uint32_t hi,
                            ValueBins bins, float top_v, uint32_t bin, Sh& sh) {
   using bits_t = typename E::bits_t;
-  float* edges = reinterpret_cast<float*>(sh.scratch_u64);
   if constexpr (kByEdges) {
     static_assert(Policy::kBlockThreads >= 2 * kWarpSize, "two warps find the edges");
+    float* edges = reinterpret_cast<float*>(sh.scratch_u64);
     if (warp_id() == 0) {
       const float from = bin == 0 ? bins.lo : bin_edge(bins, top_v, bin);
-      if (lane_id() == 0) edges[0] = from;
+      if (lane_id() == 0) {
+        edges[0] = from;
+        sh.cand_count = 0;
+      }
     } else if (warp_id() == 1) {
       const float to = bin + 1 == static_cast<uint32_t>(kDigitBins) ? top_v : bin_edge(bins, top_v, bin + 1);
       if (lane_id() == 0) edges[1] = to;
     }
-  }
-  if (threadIdx.x == 0) sh.cand_count = 0;
-  __syncthreads();
-  const float from = kByEdges ? edges[0] : 0.0f, to = kByEdges ? edges[1] : 0.0f;  // bin `bin`: [from, to)
-  for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t first,
-                                                                                        const auto& b, bool live) {
-    constexpr int kCount = decltype(count)::value;
-    bits_t o[kCount];
-    bool changed = false;
+    __syncthreads();
+    const float from = edges[0], to = edges[1];  // bin `bin` holds the values in [from, to)
+    for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t first,
+                                                                                          const auto& b, bool live) {
+      constexpr int kCount = decltype(count)::value;
+      bits_t o[kCount];
+      bool changed = false;
 #pragma unroll
-    for (int t = 0; t < kCount; ++t) {
-      const float x = E::to_float(b[t]);
-      bool in_bin, drop;
-      if constexpr (kByEdges) {
-        in_bin = x >= from && x < to;
-        drop = !(x >= from);  // below the bin's edge, NaN and -Inf (from <= top_v)
-      } else {
+      for (int t = 0; t < kCount; ++t) {
+        const float x = E::to_float(b[t]);
+        append_candidate(live && x >= from && x < to, b[t], lo + first + t, sh);
+        // Below the bin: below its edge, NaN and -Inf included (from <=
+        // top_v: the bin holds entries below top_v).
+        const bool drop = !(x >= from);
+        o[t] = drop ? E::kNegInf : b[t];
+        changed |= drop && b[t] != E::kNegInf;
+      }
+      if (out && live && changed) store_chunk<E, kCount>(out + lo, first, o);
+    });
+  } else {
+    if (threadIdx.x == 0) sh.cand_count = 0;
+    __syncthreads();
+    for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, [&](auto count, uint32_t first,
+                                                                                          const auto& b, bool live) {
+      constexpr int kCount = decltype(count)::value;
+      bits_t o[kCount];
+      bool changed = false;
+#pragma unroll
+      for (int t = 0; t < kCount; ++t) {
+        const float x = E::to_float(b[t]);
         const bool binned = x >= bins.lo && x < top_v;  // NaN: neither
         const uint32_t j = binned ? bins.of(x) : 0u;
-        in_bin = binned && j == bin;
-        drop = !(x >= top_v) && !(binned && j >= bin);
+        append_candidate(live && binned && j == bin, b[t], lo + first + t, sh);
+        const bool drop = !(x >= top_v) && !(binned && j >= bin);
+        o[t] = drop ? E::kNegInf : b[t];
+        changed |= o[t] != b[t];
       }
-      append_candidate(live && in_bin, b[t], lo + first + t, sh);
-      o[t] = drop ? E::kNegInf : b[t];
-      changed |= o[t] != b[t];
-    }
-    if (out && live && changed) store_chunk<E, kCount>(out + lo, first, o);
-  });
+      if (out && live && changed) store_chunk<E, kCount>(out + lo, first, o);
+    });
+  }
   __syncthreads();
 }
 
