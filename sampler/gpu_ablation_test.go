@@ -32,9 +32,17 @@ func TestGPUAblationsKeepTheOutputAndCountRows(t *testing.T) {
 		testcases.Case{Name: "llm_large_k50_p0.9", Batch: 4, Vocab: 128256, Dist: testcases.LLMLike, Seed: 5,
 			K: testcases.KConst(50), P: testcases.PConst(0.9)},
 		testcases.Case{Name: "llm_large_p0.9", Batch: 4, Vocab: 128256, Dist: testcases.LLMLike, Seed: 6,
+			P: testcases.PConst(0.9)},
+		// Beyond every split (one block a row): top-p alone sums the rest
+		// mass within a bound, which the recount ablation doubts.
+		testcases.Case{Name: "llm_whole_rows_pmixed", Batch: 300, Vocab: 8192, Dist: testcases.LLMLike, Seed: 7,
+			P: testcases.PMixed()},
+		testcases.Case{Name: "neginf50_whole_rows_p0.9", Batch: 300, Vocab: 8192, Dist: testcases.NegInfMask50,
+			Seed: 8, P: testcases.PConst(0.9)},
+		testcases.Case{Name: "posinf_whole_rows_p0.9", Batch: 300, Vocab: 8192, Dist: testcases.WithPosInf, Seed: 9,
 			P: testcases.PConst(0.9)})
 	ablations := []native.Ablation{native.AblateNoTruncation, native.AblateForceFallback, native.AblateBinarySearch,
-		native.AblateBinarySearch | native.AblateForceFallback, native.AblateNoSort}
+		native.AblateBinarySearch | native.AblateForceFallback, native.AblateNoSort, native.AblateRecountRest}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			orig, k, p := c.Args()

@@ -76,6 +76,9 @@ func specAblation(a ablation, keepTies bool) *gpubench.Ablation {
 	if a.noSort {
 		bits |= native.AblateNoSort
 	}
+	if a.recount {
+		bits |= native.AblateRecountRest
+	}
 	return &gpubench.Ablation{Bits: bits, KeepTies: keepTies || a.noDup}
 }
 

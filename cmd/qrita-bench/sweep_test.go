@@ -29,6 +29,7 @@ func TestParseAblation(t *testing.T) {
 		"fallback+binary+no-dup":   {fallback: true, binary: true, noDup: true},
 		"no-trunc+fallback+binary": {noTrunc: true, fallback: true, binary: true},
 		"in-place+binary":          {binary: true, inPlace: true},
+		"recount+no-sort":          {noSort: true, recount: true},
 	} {
 		got, err := parseAblation(in)
 		if err != nil || got != want {
