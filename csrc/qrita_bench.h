@@ -29,11 +29,7 @@ typedef enum {
   QRITA_ABLATE_IN_PLACE = 8,
   /* Top-k over a few candidates by the digit search (a histogram step,
    * then a ranking) instead of sorting them. */
-  QRITA_ABLATE_NO_SORT = 16,
-  /* Top-p alone over a whole row's candidates recounts the mass below
-   * the threshold exactly (one more read of the row) at every decision,
-   * as when the gather's bounded sum leaves the cut in doubt. */
-  QRITA_ABLATE_RECOUNT_REST = 32
+  QRITA_ABLATE_NO_SORT = 16
   /* Duplicate handling off is QRITA_TIES_KEEP in the request. */
 } qrita_ablation;
 

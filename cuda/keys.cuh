@@ -77,10 +77,9 @@ struct MassScale {
 // Integers, so the sum does not depend on the order. (A variant without
 // the float-to-integer conversion, which shares the exp2's unit, was
 // slower: PERFLOG run 31.)
-__device__ __forceinline__ float rest_share_below(float x, float thr) {
-  return fast_exp2((x - thr) * kLog2E);  // x < thr: at most 1
+__device__ __forceinline__ mass_t rest_mass_below(float x, float thr) {
+  return fixed_mass(fast_exp2((x - thr) * kLog2E));  // x < thr: at most 1
 }
-__device__ __forceinline__ mass_t rest_mass_below(float x, float thr) { return fixed_mass(rest_share_below(x, thr)); }
 
 // Bits of a key, and the index above every real one (a pivot with it keeps
 // every entry of its key).

@@ -27,7 +27,6 @@
 #include "packed_pairs.cuh"
 #include "policy.cuh"
 #include "ranked_topp.cuh"
-#include "rest_mass.cuh"
 #include "row_access.cuh"
 #include "select.cuh"
 #include "sorted_top_k.cuh"
@@ -202,14 +201,13 @@ __device__ uint32_t sigma_threshold(Value sample_value, uint32_t n, uint32_t tar
 
 // Pass 2 over the part [lo, hi) of a row: gathers keys >= key_thr (with
 // their row indices); counts keepable entries, the largest and smallest
-// keepable keys and, unless kSum is kNone, the mass of the others relative
-// to the threshold value (rest_mass.cuh). kSum is a template argument:
-// every instruction of the loop is issued for every entry, even predicated
-// off, and a warp issues its next loads only after it has used the last
-// ones (run 29: the rest-mass code, predicated off, made joint calls 8 %
-// slower). kLoadAhead walks with for_each_chunk_overlapped (see
-// gather_candidates).
-template <class Policy, class E, RestSum kSum, bool kLoadAhead, bool kPairs, class Sh>
+// keepable keys and, when kRestMass, the mass of the others relative to
+// the threshold value. kRestMass is a template argument: every instruction
+// of the loop is issued for every entry, even predicated off, and a warp
+// issues its next loads only after it has used the last ones (run 29: the
+// rest-mass code, predicated off, made joint calls 8 % slower). kLoadAhead
+// walks with for_each_chunk_overlapped (see gather_candidates).
+template <class Policy, class E, bool kRestMass, bool kLoadAhead, bool kPairs, class Sh>
 __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo, uint32_t hi, uint32_t key_thr,
                                      Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
@@ -228,7 +226,6 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
   // and x > -Inf is keepable(key_of(x)).
   const float thr = float_of_key(key_thr);
   uint32_t keepable_count = 0;
-  constexpr bool kRestMass = kSum != RestSum::kNone;
   // fp16 / bf16 without the rest mass, when kPairs: a vector of keepable
   // entries is settled in pairs (packed_pairs.cuh).
   constexpr bool kPaired = kPairs && PackedPairs<E>::kOn && !kRestMass;
@@ -265,7 +262,6 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
       }
     } else {
       bool cand[kCount];
-      float share[kCount];  // kBounded: the entries' rest shares
 #pragma unroll
       for (int t = 0; t < kCount; ++t) {
         const float x = E::to_float(b[t]);
@@ -276,13 +272,8 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
         }
         cand[t] = ok && x >= thr;
         any |= cand[t];
-        if constexpr (kSum == RestSum::kExact) {
-          if (ok && !cand[t]) rest += rest_mass_below(x, thr);
-        } else if constexpr (kSum == RestSum::kBounded) {
-          share[t] = ok && !cand[t] ? rest_share_below(x, thr) : 0.0f;
-        }
+        if (kRestMass && ok && !cand[t]) rest += rest_mass_below(x, thr);
       }
-      if constexpr (kSum == RestSum::kBounded) rest += vector_rest_mass(share);
       if (!warp_any(any)) return;
 #pragma unroll
       for (int t = 0; t < kCount; ++t) append_candidate(cand[t], b[t], lo + first + t, sh);
@@ -310,10 +301,8 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
   __syncthreads();
 }
 
-// kWholeRow: the part is a whole row. The top-p gather of a whole row
-// sums the rest mass within a bound (the settle step recounts it when in
-// doubt; a split row's parts sum the exact integer, which the parts'
-// blocks add up), and loads its next vectors before using the
+// kWholeRow: the part is a whole row. The top-p gather of a whole row,
+// which sums the rest mass, then loads its next vectors before using the
 // current ones (run 46: top-p alone at B >= 256 4-7 % faster); the other
 // gathers did not gain (joint, top-k) or lost (the split rows' short
 // parts, halves most: their loop spilled) and keep for_each_chunk.
@@ -323,10 +312,9 @@ template <class Policy, class E, bool kWholeRow, class Sh>
 __device__ __forceinline__ void gather_candidates(const typename E::bits_t* row, uint32_t lo, uint32_t hi,
                                                   uint32_t key_thr, bool want_rest_mass, Sh& sh) {
   if (want_rest_mass) {
-    gather_candidates_as<Policy, E, kWholeRow ? RestSum::kBounded : RestSum::kExact, kWholeRow, false>(row, lo, hi,
-                                                                                                     key_thr, sh);
+    gather_candidates_as<Policy, E, true, kWholeRow, false>(row, lo, hi, key_thr, sh);
   } else {
-    gather_candidates_as<Policy, E, RestSum::kNone, false, !kWholeRow>(row, lo, hi, key_thr, sh);
+    gather_candidates_as<Policy, E, false, false, !kWholeRow>(row, lo, hi, key_thr, sh);
   }
 }
 
@@ -358,7 +346,6 @@ constexpr unsigned kAblateNoTruncation = 1;   // no candidates: whole-row search
 constexpr unsigned kAblateForceFallback = 2;  // gather, then search the row anyway
 constexpr unsigned kAblateBinarySearch = 4;   // one key bit per search step
 constexpr unsigned kAblateNoSort = 16;        // top-k over candidates by the digit search, never sorted
-constexpr unsigned kAblateRecountRest = 32;   // every decision over a bounded rest mass recounts it
 
 // What a row asks for.
 struct RowAsk {
@@ -390,41 +377,21 @@ __device__ RowPlan nucleus_in_candidates(uint32_t thr, double goal, MassScale sc
                  true};
 }
 
-// The candidates' mass (every keepable key at or above thr, in shared
-// memory): the total of the nucleus search's first histogram, which the
-// search then goes on from (*search), one pass over them fewer (the
-// integer sum is the same in any order).
-template <class Policy, class E, class Sh>
-__device__ __forceinline__ mass_t weigh_candidates(uint32_t thr, MassScale scale, Sh& sh, MassSearch* search) {
-  const SharedSource<E, Policy::kBlockThreads, Sh> cands{&sh, sh.cand_count};
-  *search = start_mass_search(KeyRange{thr, sh.max_key}, sh.digit_bits);  // a digit or more to settle
-  build_mass_histogram(cands, sh, kPivotAll, scale, *search);
-  search->histogram_ready = true;
-  return histogram_mass(sh);
-}
-
-// settle_from_candidates over a whole row's bounded rest mass (kept out
-// of line: inlined, it grew decide_row's spills by a quarter).
-template <class Policy, class E, class Sh>
-__device__ __noinline__ bool settle_over_bounded_rest(const typename E::bits_t* row, uint32_t n, uint32_t thr,
-                                                      float p, MassScale scale, bool keep_ties, unsigned ablation,
-                                                      Sh& sh, KnownTop* top, double* reached, RowPlan* out);
-
 // Top-p alone from the candidates in shared memory (every keepable key at
 // or above thr): they settle the row when their mass reaches p of the
 // row's (the rest rescaled from the gather's sum relative to thr). Either
 // way the candidates are weighed into *top and the share of the goal they
-// hold goes to *reached (only compared with kSecondGatherMinReach).
-// kRestBounded: sh.mass_rest is a whole row's bounded sum (rest_mass.cuh).
-template <class Policy, class E, bool kRestBounded, class Sh>
-__device__ bool settle_from_candidates(const typename E::bits_t* row, uint32_t n, uint32_t thr, float p,
-                                       MassScale scale, bool keep_ties, unsigned ablation, Sh& sh, KnownTop* top,
+// hold goes to *reached. Their mass is the total of the nucleus search's
+// first histogram, which the search then goes on from: one pass over them
+// fewer (the integer sum is the same in any order).
+template <class Policy, class E, class Sh>
+__device__ bool settle_from_candidates(uint32_t thr, float p, MassScale scale, bool keep_ties, Sh& sh, KnownTop* top,
                                        double* reached, RowPlan* out) {
-  if constexpr (kRestBounded) {
-    return settle_over_bounded_rest<Policy, E>(row, n, thr, p, scale, keep_ties, ablation, sh, top, reached, out);
-  }
-  MassSearch search;
-  const mass_t zc = weigh_candidates<Policy, E>(thr, scale, sh, &search);
+  const SharedSource<E, Policy::kBlockThreads, Sh> cands{&sh, sh.cand_count};
+  MassSearch search = start_mass_search(KeyRange{thr, sh.max_key}, sh.digit_bits);  // a digit or more to settle
+  build_mass_histogram(cands, sh, kPivotAll, scale, search);
+  search.histogram_ready = true;
+  const mass_t zc = histogram_mass(sh);
   *top = KnownTop{thr, sh.cand_count, zc};
   const double rest = scale.inf_max
                           ? 0.0
@@ -434,58 +401,8 @@ __device__ bool settle_from_candidates(const typename E::bits_t* row, uint32_t n
   if (double(zc) < goal) return false;
   search.goal = goal;
   search.counted = true;
-  const SharedSource<E, Policy::kBlockThreads, Sh> cands{&sh, sh.cand_count};
   *out = RowPlan{finish_mass(cands, sh, kPivotAll, [goal](double) { return goal; }, scale, keep_ties, search), true};
   return true;
-}
-
-// The decision is taken over the goals of both ends of the rest's range,
-// and the exact sum is recounted from the row when they disagree: whether
-// the row settles, whether it reaches the second gather's share, or where
-// the cut falls. The kept set is the exact sum's either way.
-template <class Policy, class E, class Sh>
-__device__ __noinline__ bool settle_over_bounded_rest(const typename E::bits_t* row, uint32_t n, uint32_t thr,
-                                                      float p, MassScale scale, bool keep_ties, unsigned ablation,
-                                                      Sh& sh, KnownTop* top, double* reached, RowPlan* out) {
-  MassSearch search;
-  const mass_t zc = weigh_candidates<Policy, E>(thr, scale, sh, &search);
-  *top = KnownTop{thr, sh.cand_count, zc};
-  const double to_max = exp(double(float_of_key(thr)) - double(scale.max_value));
-  // p of the row's mass with rest_at_thr below the candidates: the goal
-  // of settle_from_candidates.
-  const auto goal_of = [&](mass_t rest_at_thr) {
-    const double rest = scale.inf_max ? 0.0 : rint(double(rest_at_thr) * to_max);
-    return double(p) * (double(zc) + rest);
-  };
-  const auto reach_of = [zc](double goal) { return goal > 0 ? double(zc) / goal : 1.0; };
-  // +Inf tokens share all the mass: the rest is none, whatever its sum.
-  RestBounds rest = scale.inf_max ? RestBounds::of_exact(sh.mass_rest)
-                                  : RestBounds::of_bounded(sh.mass_rest, sh.n_keepable);
-  for (;;) {  // at most twice: the bounded rest, then the recounted one
-    const double goal_lo = goal_of(rest.lo), goal_hi = goal_of(rest.hi);
-    const double reach_lo = reach_of(goal_hi), reach_hi = reach_of(goal_lo);
-    *reached = reach_hi;
-    const bool sure_reach = (reach_lo >= Policy::kSecondGatherMinReach) == (reach_hi >= Policy::kSecondGatherMinReach);
-    // The recount ablation doubts every bounded decision (its paths, tested).
-    const bool doubted = (ablation & kAblateRecountRest) && !rest.exact();
-    if (double(zc) < goal_lo && sure_reach && !doubted) return false;
-    if (double(zc) >= goal_hi) {
-      // Every goal in range is reached: the cut of the lowest holds for
-      // all when the mass it keeps reaches the highest.
-      search.goal = goal_lo;
-      search.counted = true;
-      const SharedSource<E, Policy::kBlockThreads, Sh> cands{&sh, sh.cand_count};
-      const Cut cut = finish_mass(cands, sh, kPivotAll, [goal_lo](double) { return goal_lo; }, scale, keep_ties,
-                                  search);
-      if (rest.exact() ||
-          (!doubted && double(candidates_mass_at_or_above<Policy, E>(cut.pivot, scale, sh)) >= goal_hi)) {
-        *out = RowPlan{cut, true};
-        return true;
-      }
-      weigh_candidates<Policy, E>(thr, scale, sh, &search);  // the histogram is spent
-    }
-    rest = RestBounds::of_exact(recount_rest_mass<Policy, E>(row, n, thr, sh));
-  }
 }
 
 // The index of the j-th entry (from 1), in index order, that is not one of
@@ -592,8 +509,7 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
         top = KnownTop{};  // the buffer holds other entries now
         RowPlan plan;
         if (sh.cand_count <= Sh::kCapacity && sh.cand_count > 0 &&
-            settle_from_candidates<Policy, E, Team::kWholeRow>(row, n, thr2, p, scale, keep_ties, ablation, sh, &top,
-                                                                &reached, &plan)) {
+            settle_from_candidates<Policy, E>(thr2, p, scale, keep_ties, sh, &top, &reached, &plan)) {
           plan.regathered = true;
           return plan;
         }
@@ -640,7 +556,7 @@ __device__ uint32_t regather_top_k(const typename E::bits_t* row, uint32_t n, ui
   smp.load(row, n);
   const uint32_t thr2 = sigma_threshold<Policy, E>(smp, n, target2, sh);
   if (thr2 >= key_thr) return 0;  // a constant sample does not move it
-  gather_candidates_as<Policy, E, RestSum::kNone, false, false>(row, 0, n, thr2, sh);
+  gather_candidates_as<Policy, E, false, false, false>(row, 0, n, thr2, sh);
   return thr2;
 }
 
@@ -810,8 +726,7 @@ __device__ __noinline__ RowPlan decide_row(const typename E::bits_t* row, uint32
   double reached = 0;  // share of the goal the candidates hold
   KnownTop top;        // the candidates in shared memory, once weighed
   if (!want_k && top_in_shared &&
-      settle_from_candidates<Policy, E, Team::kWholeRow>(row, n, key_thr, p, scale, keep_ties, ablation, sh, &top,
-                                                          &reached, &plan))
+      settle_from_candidates<Policy, E>(key_thr, p, scale, keep_ties, sh, &top, &reached, &plan))
     return plan;
   if (!may_read_row) return undecided;
   return top_p_over_row<Policy, E, Team>(row, mask_out, n, p, keep_ties, ablation, key_thr, plan.cut.pivot,

@@ -15,8 +15,9 @@ import (
 // the search below the threshold, ties read in index order, survivors
 // gathered again, a row search moving to shared memory), NaN and -Inf
 // handling, both tie modes, every launch shape (one block per row, few or
-// many rows; rows cut over two blocks at 2 x 16384), and the id output
-// (ranked, compacted and sorted, searched in the row).
+// many rows; rows cut over two blocks at 2 x 16384), the id output
+// (ranked, compacted and sorted, searched in the row), and top-p alone
+// settled from a whole row's candidates.
 func TestGPUSanitizerCoverage(t *testing.T) {
 	for _, mode := range []sampler.TieMode{sampler.Exact, sampler.KeepTies} {
 		s := newGPU(t, sampler.WithTieMode(mode))
@@ -64,6 +65,11 @@ func TestGPUSanitizerCoverage(t *testing.T) {
 				K: testcases.KConst(50), P: testcases.PConst(0.9)},
 			testcases.Case{Name: "flat_four_blocks_k50_p0.9", Batch: 540, Vocab: 4104, Dist: testcases.Flat,
 				Seed: 10, K: testcases.KConst(50), P: testcases.PConst(0.9)})
+		// Whole rows (more rows than multiprocessors) of a sampled
+		// threshold: top-p alone settled from the candidates and the rest
+		// mass of the row.
+		cases = append(cases, testcases.Case{Name: "llm_whole_rows_pmixed", Batch: 140, Vocab: 5000,
+			Dist: testcases.LLMLike, Seed: 12, P: testcases.PMixed()})
 		runCases(t, s, cases)
 	}
 }

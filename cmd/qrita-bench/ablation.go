@@ -14,7 +14,6 @@ type ablation struct {
 	noDup    bool // duplicate handling off: the KeepTies tie mode
 	inPlace  bool // rows that miss stay with their block (no hand-on)
 	noSort   bool // top-k over few candidates by the digit search, not a sort
-	recount  bool // top-p alone: the rest mass recounted exactly, never bounded
 }
 
 // Ablation switch names, in the order a combination is written.
@@ -26,7 +25,6 @@ const (
 	ablNoDup    = "no-dup"
 	ablInPlace  = "in-place"
 	ablNoSort   = "no-sort"
-	ablRecount  = "recount"
 )
 
 func (a ablation) String() string {
@@ -35,7 +33,7 @@ func (a ablation) String() string {
 		on   bool
 		name string
 	}{{a.noTrunc, ablNoTrunc}, {a.fallback, ablFallback}, {a.binary, ablBinary}, {a.noDup, ablNoDup}, {a.inPlace, ablInPlace},
-		{a.noSort, ablNoSort}, {a.recount, ablRecount}} {
+		{a.noSort, ablNoSort}} {
 		if s.on {
 			parts = append(parts, s.name)
 		}
@@ -70,11 +68,9 @@ func parseAblation(s string) (ablation, error) {
 			sw = &a.inPlace
 		case ablNoSort:
 			sw = &a.noSort
-		case ablRecount:
-			sw = &a.recount
 		default:
-			return a, fmt.Errorf("unknown -ablation %q (none, or %s, %s, %s, %s, %s, %s, %s joined by +)", s, ablNoTrunc,
-				ablFallback, ablBinary, ablNoDup, ablInPlace, ablNoSort, ablRecount)
+			return a, fmt.Errorf("unknown -ablation %q (none, or %s, %s, %s, %s, %s, %s joined by +)", s, ablNoTrunc,
+				ablFallback, ablBinary, ablNoDup, ablInPlace, ablNoSort)
 		}
 		if *sw {
 			return a, fmt.Errorf("-ablation %q names %s twice", s, name)

@@ -76,9 +76,6 @@ func specAblation(a ablation, keepTies bool) *gpubench.Ablation {
 	if a.noSort {
 		bits |= native.AblateNoSort
 	}
-	if a.recount {
-		bits |= native.AblateRecountRest
-	}
 	return &gpubench.Ablation{Bits: bits, KeepTies: keepTies || a.noDup}
 }
 

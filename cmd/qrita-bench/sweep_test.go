@@ -29,7 +29,6 @@ func TestParseAblation(t *testing.T) {
 		"fallback+binary+no-dup":   {fallback: true, binary: true, noDup: true},
 		"no-trunc+fallback+binary": {noTrunc: true, fallback: true, binary: true},
 		"in-place+binary":          {binary: true, inPlace: true},
-		"recount+no-sort":          {noSort: true, recount: true},
 	} {
 		got, err := parseAblation(in)
 		if err != nil || got != want {

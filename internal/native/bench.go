@@ -30,7 +30,6 @@ const (
 	AblateBinarySearch  Ablation = C.QRITA_ABLATE_BINARY_SEARCH
 	AblateInPlace       Ablation = C.QRITA_ABLATE_IN_PLACE
 	AblateNoSort        Ablation = C.QRITA_ABLATE_NO_SORT
-	AblateRecountRest   Ablation = C.QRITA_ABLATE_RECOUNT_REST
 )
 
 // RowStats mirrors qrita_row_stats: one row's counters.
