@@ -255,11 +255,13 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
         }
       }
       if (!warp_any(any)) return;
+      bool cand[kCount];
 #pragma unroll
       for (int t = 0; t < kCount; ++t) {
         const float x = E::to_float(b[t]);
-        append_candidate(live && x > -INFINITY && x >= thr, b[t], lo + first + t, sh);
+        cand[t] = live && x > -INFINITY && x >= thr;
       }
+      append_candidates(cand, b, lo + first, sh);
     } else {
       bool cand[kCount];
 #pragma unroll
@@ -275,8 +277,7 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
         if (kRestMass && ok && !cand[t]) rest += rest_mass_below(x, thr);
       }
       if (!warp_any(any)) return;
-#pragma unroll
-      for (int t = 0; t < kCount; ++t) append_candidate(cand[t], b[t], lo + first + t, sh);
+      append_candidates(cand, b, lo + first, sh);
     }
   };
   if constexpr (kLoadAhead) {
