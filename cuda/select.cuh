@@ -68,34 +68,31 @@ __device__ __forceinline__ void append_candidate(bool pred, uint32_t bits, uint3
   }
 }
 
-// Appends this lane's entries of a vector (count consecutive entries from
-// index first) where pred holds, with one reservation a warp: one shared
-// atomic and one broadcast for the vector, where an entry at a time waited
-// for up to kCount atomic round trips in a row (most warps of a top-p
-// gather hold a candidate: ~1.5 % of the entries). Within the warp's
-// reservation the entries lie by their place in the vector, then by lane;
-// the buffer's order carries no meaning. Entries past the capacity are
-// counted but not stored.
+// Appends this lane's entries of a vector (kCount consecutive entries
+// from index first) where pred holds, with one shared atomic a lane that
+// has any: no ballot, leader or broadcast an entry. A warp's lanes with
+// candidates are few (~1.5 % of a top-p gather's entries), so the atomic
+// unit's passes over lanes that hit the same counter are few too.
+// warp_reserve takes a ballot and a branch an entry, and for every entry
+// with a candidate in the warp an atomic, a broadcast and two popcounts in
+// a row: ~56 of the fp32 top-p gather's ~127 instructions a vector
+// (PERFLOG run 104). The buffer's order carries no meaning. Entries past
+// the capacity are counted but not stored.
 template <int kCount, class Bits, class Sh>
-__device__ __forceinline__ void append_candidates(const bool (&pred)[kCount], const Bits (&bits)[kCount],
-                                                  uint32_t first, Sh& sh) {
-  // The ballots are taken twice, for the total and for the places: kept
-  // as arrays, they spilled the 2-byte kernels (eight entries a vector).
-  uint32_t total = 0;
+__device__ __forceinline__ void append_lane_candidates(const bool (&pred)[kCount], const Bits (&bits)[kCount],
+                                                       uint32_t first, Sh& sh) {
+  uint32_t count = 0;
 #pragma unroll
-  for (int t = 0; t < kCount; ++t) total += popcount(warp_ballot(pred[t]));
-  uint32_t at = 0;
-  if (lane_id() == 0 && total) at = atomicAdd(&sh.cand_count, total);
-  at = warp_shfl(at, 0);
+  for (int t = 0; t < kCount; ++t) count += pred[t];
+  if (count == 0) return;
+  uint32_t pos = atomicAdd(&sh.cand_count, count);
 #pragma unroll
   for (int t = 0; t < kCount; ++t) {
-    const lane_mask_t m = warp_ballot(pred[t]);
-    const uint32_t pos = at + popcount(m & lanes_below());
     if (pred[t] && pos < Sh::kCapacity) {
       sh.cand_bits[pos] = bits[t];
       sh.cand_idx[pos] = first + t;
     }
-    at += popcount(m);
+    pos += pred[t];
   }
 }
 

@@ -229,14 +229,6 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
   // fp16 / bf16 without the rest mass, when kPairs: a vector of keepable
   // entries is settled in pairs (packed_pairs.cuh).
   constexpr bool kPaired = kPairs && PackedPairs<E>::kOn && !kRestMass;
-  // A warp reserves a vector's candidates at once (append_candidates) in
-  // the top-p gathers, whose ~1.5 % candidates put one in most of a
-  // warp's vectors, several for 8 entries a vector: split rows' parts and
-  // 2-byte whole rows 1-7 % faster (PERFLOG run 102). Not fp32 whole rows
-  // (top-p alone 4-5 % slower there, unexplained), nor the joint and
-  // top-k gathers (~0.5 % candidates: an entry's reservation is skipped
-  // when no lane has one; bf16 / fp16 joint 4-6 % slower).
-  constexpr bool kReserveVectors = kRestMass && !(kLoadAhead && sizeof(typename E::bits_t) == 4);
   GatherExtremes<E, kPaired> ext;  // over keepable entries
   mass_t rest = 0;
   const auto each_entry = [&](auto count, uint32_t first, const auto& b, bool live) {
@@ -283,11 +275,15 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
         if (kRestMass && ok && !cand[t]) rest += rest_mass_below(x, thr);
       }
       if (!warp_any(any)) return;
-      if constexpr (kReserveVectors) {
-        append_candidates(cand, b, lo + first, sh);
-      } else {
+      if constexpr (kPairs) {
+        // fp32 parts' joint and top-k gathers (split rows, ~0.5 %
+        // candidates): one reservation an entry, skipped where no lane
+        // has one; an atomic a lane made B <= 8 joint calls 1-3 % slower
+        // (PERFLOG run 105).
 #pragma unroll
         for (int t = 0; t < kCount; ++t) append_candidate(cand[t], b[t], lo + first + t, sh);
+      } else {
+        append_lane_candidates(cand, b, lo + first, sh);
       }
     }
   };
