@@ -142,17 +142,21 @@ __device__ void gather_bin(const typename E::bits_t* row, typename E::bits_t* ou
                                                                                           const auto& b, bool live) {
       constexpr int kCount = decltype(count)::value;
       bits_t o[kCount];
-      bool changed = false;
+      bool in_bin[kCount];
+      bool changed = false, any = false;
 #pragma unroll
       for (int t = 0; t < kCount; ++t) {
         const float x = E::to_float(b[t]);
-        append_candidate(live && x >= from && x < to, b[t], lo + first + t, sh);
+        in_bin[t] = live && x >= from && x < to;
+        any |= in_bin[t];
         // Below the bin: below its edge, NaN and -Inf included (from <=
         // top_v: the bin holds entries below top_v).
         const bool drop = !(x >= from);
         o[t] = drop ? E::kNegInf : b[t];
         changed |= drop && b[t] != E::kNegInf;
       }
+      // An atomic a lane, as the first gather (PERFLOG runs 105-107).
+      if (warp_any(any)) append_lane_candidates(in_bin, b, lo + first, sh);
       if (out && live && changed) store_chunk<E, kCount>(out + lo, first, o);
     });
   } else {
