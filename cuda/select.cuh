@@ -68,6 +68,39 @@ __device__ __forceinline__ void append_candidate(bool pred, uint32_t bits, uint3
   }
 }
 
+// Appends this lane's entries of a vector (count consecutive entries from
+// index first) where pred holds, with one reservation a warp: one shared
+// atomic and one broadcast for the vector, where an entry at a time waited
+// for up to kCount atomic round trips in a row. Split rows' top-p gathers
+// keep it (PERFLOG runs 102-103): their kernel's code is then as before
+// run 105's per-lane appends, which made its joint calls 1-2 % slower by
+// rescheduling the kernel (run 106). Within the warp's reservation the
+// entries lie by their place in the vector, then by lane; the buffer's
+// order carries no meaning. Entries past the capacity are counted but not
+// stored.
+template <int kCount, class Bits, class Sh>
+__device__ __forceinline__ void append_candidates(const bool (&pred)[kCount], const Bits (&bits)[kCount],
+                                                  uint32_t first, Sh& sh) {
+  // The ballots are taken twice, for the total and for the places: kept
+  // as arrays, they spilled the 2-byte kernels (eight entries a vector).
+  uint32_t total = 0;
+#pragma unroll
+  for (int t = 0; t < kCount; ++t) total += popcount(warp_ballot(pred[t]));
+  uint32_t at = 0;
+  if (lane_id() == 0 && total) at = atomicAdd(&sh.cand_count, total);
+  at = warp_shfl(at, 0);
+#pragma unroll
+  for (int t = 0; t < kCount; ++t) {
+    const lane_mask_t m = warp_ballot(pred[t]);
+    const uint32_t pos = at + popcount(m & lanes_below());
+    if (pred[t] && pos < Sh::kCapacity) {
+      sh.cand_bits[pos] = bits[t];
+      sh.cand_idx[pos] = first + t;
+    }
+    at += popcount(m);
+  }
+}
+
 // Appends this lane's entries of a vector (kCount consecutive entries
 // from index first) where pred holds, with one shared atomic a lane that
 // has any: no ballot, leader or broadcast an entry. A warp's lanes with

@@ -229,6 +229,9 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
   // fp16 / bf16 without the rest mass, when kPairs: a vector of keepable
   // entries is settled in pairs (packed_pairs.cuh).
   constexpr bool kPaired = kPairs && PackedPairs<E>::kOn && !kRestMass;
+  // Whole rows' gathers: top-p's loads ahead, joint / top-k's are not
+  // paired (gather_candidates), as the second top-k gather.
+  constexpr bool kWholeRowGather = kRestMass ? kLoadAhead : !kPairs;
   GatherExtremes<E, kPaired> ext;  // over keepable entries
   mass_t rest = 0;
   const auto each_entry = [&](auto count, uint32_t first, const auto& b, bool live) {
@@ -275,13 +278,19 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
         if (kRestMass && ok && !cand[t]) rest += rest_mass_below(x, thr);
       }
       if (!warp_any(any)) return;
-      if constexpr (kPairs) {
-        // fp32 parts' joint and top-k gathers (split rows, ~0.5 %
-        // candidates): one reservation an entry, skipped where no lane
-        // has one; an atomic a lane made B <= 8 joint calls 1-3 % slower
-        // (PERFLOG run 105).
+      // Whole rows: an atomic a lane (PERFLOG run 105). Split rows' parts
+      // keep their kernel's code as before it, which was faster for
+      // their joint calls (runs 105-106: with an atomic a lane in the
+      // parts' gathers, B <= 32 joint 1-2 % slower): the top-p gathers
+      // reserve a warp's vector at once, the fp32 joint and top-k ones
+      // an entry at a time, skipped where no lane has one.
+      if constexpr (!kWholeRowGather) {
+        if constexpr (kRestMass) {
+          append_candidates(cand, b, lo + first, sh);
+        } else {
 #pragma unroll
-        for (int t = 0; t < kCount; ++t) append_candidate(cand[t], b[t], lo + first + t, sh);
+          for (int t = 0; t < kCount; ++t) append_candidate(cand[t], b[t], lo + first + t, sh);
+        }
       } else {
         append_lane_candidates(cand, b, lo + first, sh);
       }
