@@ -34,13 +34,20 @@
 
 namespace qrita {
 
+// How many candidates a threshold aims at: dense when at least a
+// kSparseSampleDivisor-th of the row's sample is finite, else sparse.
+struct CandidateAim {
+  uint32_t dense, sparse;
+};
+
 template <class Policy>
-__device__ uint32_t candidate_target(bool do_k, uint32_t k) {
+__device__ CandidateAim candidate_target(bool do_k, uint32_t k) {
   constexpr uint32_t kCap = Policy::kCandidateCapacity;
   constexpr uint32_t kDefault = kCap / Policy::kMaxTargetDivisor;
-  if (!do_k) return kDefault;
+  if (!do_k) return CandidateAim{kDefault, kDefault};
   const uint32_t want = max(k * Policy::kTopKOversample, static_cast<uint32_t>(Policy::kMinCandidates));
-  return min(want, max(kDefault, k + k / 4));
+  const uint32_t most = max(kDefault, k + k / 4);
+  return CandidateAim{min(want, most), min(want * Policy::kSparseTopKBoost, most)};
 }
 
 // Index of entry j of a row's strided sample.
@@ -103,12 +110,12 @@ struct SampleWords {
   }
 };
 
-// The key above which about `target` of the row's n entries lie, if the
+// The key above which about `aim` of the row's n entries lie, if the
 // bulk of the row is Gaussian; every keepable key when the row is short.
 // sample_value(j, t) gives sample entry j (j < kSampleSize) to the thread
 // that stages it as its t-th (j = thread + t x block size).
 template <class Policy, class E, class Sh, class Value>
-__device__ uint32_t sigma_threshold(Value sample_value, uint32_t n, uint32_t target, Sh& sh) {
+__device__ uint32_t sigma_threshold(Value sample_value, uint32_t n, CandidateAim aim, Sh& sh) {
   constexpr uint32_t kAll = kKeyNegInf + 1;
   if (n <= static_cast<uint32_t>(Policy::kGatherWholeRowBelow)) return kAll;
   // Every thread stages part of the sample. The statistics are summed by a
@@ -164,6 +171,7 @@ __device__ uint32_t sigma_threshold(Value sample_value, uint32_t n, uint32_t tar
     const uint32_t at_lo = warp_sum(gs.lo == lo ? gs.at_lo : 0u);  // sampled values equal to the smallest
     if (lane_id() == 0) {
       uint32_t key;
+      const uint32_t target = cnt * Policy::kSparseSampleDivisor < Policy::kSampleSize ? aim.sparse : aim.dense;
       const float q = float(target) * float(Policy::kSampleSize) / (float(n) * float(cnt));  // target / expected
       if (cnt == 0 || q >= 0.25f) {
         key = kAll;
@@ -511,12 +519,12 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
   if (alone && key_thr > kPivotAll.key && !(ablation & kAblateNoTruncation) &&
       reached >= Policy::kSecondGatherMinReach) {
     const uint32_t fill = static_cast<uint32_t>(Sh::kCapacity * Policy::kSecondGatherFill);
-    const uint32_t target1 = candidate_target<Policy>(false, 0);
+    const uint32_t target1 = candidate_target<Policy>(false, 0).dense;
     const uint32_t target2 = static_cast<uint32_t>(min(uint64_t(target1) * fill / max(cands, 1u), uint64_t(fill)));
     if (target2 > target1) {
       RowSample<Policy, E> smp;
       smp.load(row, n);
-      const uint32_t thr2 = sigma_threshold<Policy, E>(smp, n, target2, sh);
+      const uint32_t thr2 = sigma_threshold<Policy, E>(smp, n, CandidateAim{target2, target2}, sh);
       // A sample that yields no lower threshold (constant, or all but a
       // few values at its smallest) gains nothing from a deeper gather.
       if (thr2 < key_thr) {
@@ -566,12 +574,15 @@ __device__ uint32_t regather_top_k(const typename E::bits_t* row, uint32_t n, ui
   // The first gather found cands where the model promised target1: the
   // same error still brings kTopKOversample x k.
   const uint32_t fill = static_cast<uint32_t>(Sh::kCapacity * Policy::kSecondGatherFill);
-  const uint64_t target1 = candidate_target<Policy>(true, k);
+  const CandidateAim target1 = candidate_target<Policy>(true, k);
   const uint64_t aim = uint64_t(k) * Policy::kTopKOversample;
-  const uint32_t target2 = static_cast<uint32_t>(min(target1 * aim / max(cands, 1u), uint64_t(fill)));
+  const auto again = [&](uint32_t t) {
+    return static_cast<uint32_t>(min(uint64_t(t) * aim / max(cands, 1u), uint64_t(fill)));
+  };
   RowSample<Policy, E> smp;
   smp.load(row, n);
-  const uint32_t thr2 = sigma_threshold<Policy, E>(smp, n, target2, sh);
+  const uint32_t thr2 =
+      sigma_threshold<Policy, E>(smp, n, CandidateAim{again(target1.dense), again(target1.sparse)}, sh);
   if (thr2 >= key_thr) return 0;  // a constant sample does not move it
   gather_candidates_as<Policy, E, false, false, false>(row, 0, n, thr2, sh);
   return thr2;
