@@ -40,6 +40,11 @@ struct TruncateAlgorithmPolicy {
   // them at 2x, ~0.7 % at 4x, by a host model of the threshold) ...
   static constexpr int kSparseTopKBoost = 2;
   static constexpr int kSparseSampleDivisor = 4;
+  // A top-k row whose first gather missed gathers again aiming at this
+  // many times k: the model that missed once is off again, by more the
+  // lower its threshold (at 2x, planted outliers of 20 on an N(0, 1)
+  // row's sample missed twice where 4x found k).
+  static constexpr int kRegatherOversample = 4;
   // ... and at most this share of the buffer (room for sampling error).
   static constexpr int kMaxTargetDivisor = 4;
   // The threshold moves this many deviations down for safety.

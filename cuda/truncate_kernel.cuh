@@ -572,10 +572,10 @@ __device__ uint32_t regather_top_k(const typename E::bits_t* row, uint32_t n, ui
   const uint32_t cands = sh.cand_count;
   if (cands >= k || k > static_cast<uint32_t>(Sh::kCapacity)) return 0;
   // The first gather found cands where the model promised target1: the
-  // same error still brings kTopKOversample x k.
+  // same error brings kRegatherOversample x k.
   const uint32_t fill = static_cast<uint32_t>(Sh::kCapacity * Policy::kSecondGatherFill);
   const CandidateAim target1 = candidate_target<Policy>(true, k);
-  const uint64_t aim = uint64_t(k) * Policy::kTopKOversample;
+  const uint64_t aim = uint64_t(k) * Policy::kRegatherOversample;
   const auto again = [&](uint32_t t) {
     return static_cast<uint32_t>(min(uint64_t(t) * aim / max(cands, 1u), uint64_t(fill)));
   };
