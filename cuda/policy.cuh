@@ -28,25 +28,32 @@ struct TruncateAlgorithmPolicy {
   // candidates); a network over 1024 was 3-5 % slower than the digit
   // search (PERFLOG run 91). At most an eighth of the buffer.
   static constexpr int kSortedCandidates = 512;
-  // Target candidates: this many times k, at least kMinCandidates ...
-  // (the margin below makes it ~2.6x: k = 50 gathers ~330 at V = 128256,
-  // under the sort's 512 in 98 % of LLM rows, where 4x and 256 gathered
-  // ~570, under 512 in 30 %: PERFLOG run 110) ...
+  // Target candidates of a top-k row: this many times k, at least
+  // kMinCandidates (the margin below makes it ~2.6x: k = 50 gathers ~330
+  // at V = 128256, under the sort's 512 in 98 % of LLM rows, where 4x and
+  // 256 gathered ~570, under 512 in 30 %: PERFLOG run 110) ...
   static constexpr int kTopKOversample = 2;
   static constexpr int kMinCandidates = 128;
-  // ... times this when fewer than a kSparseSampleDivisor-th of the sample
-  // is finite (rows mostly -Inf): its mean and deviation are looser, and
-  // a top-k that misses reads the row again (rows 90 % -Inf: ~1.7 % of
-  // them at 2x, ~0.7 % at 4x, by a host model of the threshold) ...
-  static constexpr int kSparseTopKBoost = 2;
+  // ... and at most this share of the buffer (room for sampling error).
+  static constexpr int kMaxTargetDivisor = 4;
+  // Target candidates of a row with top-p alone: this share of the buffer
+  // (~1000 at V = 128256, where the nuclei of LLM-like rows at p = 0.9
+  // hold 10-50 entries; a nucleus reaching below them gathers once more:
+  // PERFLOG run 112).
+  static constexpr int kTopPTargetDivisor = 8;
+  // Both targets times this (top-p's at most a kMaxTargetDivisor-th of
+  // the buffer) when fewer than a kSparseSampleDivisor-th of the sample
+  // is finite (rows mostly -Inf): their mean and deviation are looser, a
+  // top-k that misses reads the row again (rows 90 % -Inf: ~1.7 % of them
+  // at 2k, ~0.7 % at 4k, by a host model of the threshold), and their
+  // nuclei run longer.
+  static constexpr int kSparseTargetBoost = 2;
   static constexpr int kSparseSampleDivisor = 4;
   // A top-k row whose first gather missed gathers again aiming at this
   // many times k: the model that missed once is off again, by more the
   // lower its threshold (at 2x, planted outliers of 20 on an N(0, 1)
   // row's sample missed twice where 4x found k).
   static constexpr int kRegatherOversample = 4;
-  // ... and at most this share of the buffer (room for sampling error).
-  static constexpr int kMaxTargetDivisor = 4;
   // The threshold moves this many deviations down for safety.
   static constexpr float kSigmaMargin = 0.25f;
   // A top-p row whose nucleus reaches below the threshold gathers once

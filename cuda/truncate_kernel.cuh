@@ -43,11 +43,13 @@ struct CandidateAim {
 template <class Policy>
 __device__ CandidateAim candidate_target(bool do_k, uint32_t k) {
   constexpr uint32_t kCap = Policy::kCandidateCapacity;
-  constexpr uint32_t kDefault = kCap / Policy::kMaxTargetDivisor;
-  if (!do_k) return CandidateAim{kDefault, kDefault};
+  constexpr uint32_t kMost = kCap / Policy::kMaxTargetDivisor;
+  constexpr uint32_t kTopP = kCap / Policy::kTopPTargetDivisor;
+  static_assert(kTopP <= kMost, "top-p's target within the bound");
+  if (!do_k) return CandidateAim{kTopP, min(kTopP * Policy::kSparseTargetBoost, kMost)};
   const uint32_t want = max(k * Policy::kTopKOversample, static_cast<uint32_t>(Policy::kMinCandidates));
-  const uint32_t most = max(kDefault, k + k / 4);
-  return CandidateAim{min(want, most), min(want * Policy::kSparseTopKBoost, most)};
+  const uint32_t most = max(kMost, k + k / 4);
+  return CandidateAim{min(want, most), min(want * Policy::kSparseTargetBoost, most)};
 }
 
 // Index of entry j of a row's strided sample.
@@ -519,12 +521,15 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
   if (alone && key_thr > kPivotAll.key && !(ablation & kAblateNoTruncation) &&
       reached >= Policy::kSecondGatherMinReach) {
     const uint32_t fill = static_cast<uint32_t>(Sh::kCapacity * Policy::kSecondGatherFill);
-    const uint32_t target1 = candidate_target<Policy>(false, 0).dense;
-    const uint32_t target2 = static_cast<uint32_t>(min(uint64_t(target1) * fill / max(cands, 1u), uint64_t(fill)));
-    if (target2 > target1) {
+    const CandidateAim target1 = candidate_target<Policy>(false, 0);
+    const auto deeper = [&](uint32_t t) {
+      return static_cast<uint32_t>(min(uint64_t(t) * fill / max(cands, 1u), uint64_t(fill)));
+    };
+    const CandidateAim target2{deeper(target1.dense), deeper(target1.sparse)};
+    if (target2.dense > target1.dense) {
       RowSample<Policy, E> smp;
       smp.load(row, n);
-      const uint32_t thr2 = sigma_threshold<Policy, E>(smp, n, CandidateAim{target2, target2}, sh);
+      const uint32_t thr2 = sigma_threshold<Policy, E>(smp, n, target2, sh);
       // A sample that yields no lower threshold (constant, or all but a
       // few values at its smallest) gains nothing from a deeper gather.
       if (thr2 < key_thr) {
