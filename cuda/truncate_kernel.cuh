@@ -38,6 +38,15 @@ namespace qrita {
 // kSparseSampleDivisor-th of the row's sample is finite, else sparse.
 struct CandidateAim {
   uint32_t dense, sparse;
+
+  // Both aims scaled by num / den, at most `most`: a gather that found den
+  // candidates where the aim promised num is off by that much again.
+  __device__ CandidateAim rescaled(uint64_t num, uint32_t den, uint32_t most) const {
+    const auto one = [&](uint32_t t) {
+      return static_cast<uint32_t>(min(uint64_t(t) * num / max(den, 1u), uint64_t(most)));
+    };
+    return CandidateAim{one(dense), one(sparse)};
+  }
 };
 
 template <class Policy>
@@ -522,10 +531,7 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
       reached >= Policy::kSecondGatherMinReach) {
     const uint32_t fill = static_cast<uint32_t>(Sh::kCapacity * Policy::kSecondGatherFill);
     const CandidateAim target1 = candidate_target<Policy>(false, 0);
-    const auto deeper = [&](uint32_t t) {
-      return static_cast<uint32_t>(min(uint64_t(t) * fill / max(cands, 1u), uint64_t(fill)));
-    };
-    const CandidateAim target2{deeper(target1.dense), deeper(target1.sparse)};
+    const CandidateAim target2 = target1.rescaled(fill, cands, fill);
     if (target2.dense > target1.dense) {
       RowSample<Policy, E> smp;
       smp.load(row, n);
@@ -581,13 +587,9 @@ __device__ uint32_t regather_top_k(const typename E::bits_t* row, uint32_t n, ui
   const uint32_t fill = static_cast<uint32_t>(Sh::kCapacity * Policy::kSecondGatherFill);
   const CandidateAim target1 = candidate_target<Policy>(true, k);
   const uint64_t aim = uint64_t(k) * Policy::kRegatherOversample;
-  const auto again = [&](uint32_t t) {
-    return static_cast<uint32_t>(min(uint64_t(t) * aim / max(cands, 1u), uint64_t(fill)));
-  };
   RowSample<Policy, E> smp;
   smp.load(row, n);
-  const uint32_t thr2 =
-      sigma_threshold<Policy, E>(smp, n, CandidateAim{again(target1.dense), again(target1.sparse)}, sh);
+  const uint32_t thr2 = sigma_threshold<Policy, E>(smp, n, target1.rescaled(aim, cands, fill), sh);
   if (thr2 >= key_thr) return 0;  // a constant sample does not move it
   gather_candidates_as<Policy, E, false, false, false>(row, 0, n, thr2, sh);
   return thr2;
