@@ -39,8 +39,9 @@ namespace qrita {
 struct CandidateAim {
   uint32_t dense, sparse;
 
-  // Both aims scaled by num / den, at most `most`: a gather that found den
-  // candidates where the aim promised num is off by that much again.
+  // Both aims scaled by num / den, at most `most`: the aims whose gather
+  // found den candidates, moved so that the same error of the model
+  // brings num.
   __device__ CandidateAim rescaled(uint64_t num, uint32_t den, uint32_t most) const {
     const auto one = [&](uint32_t t) {
       return static_cast<uint32_t>(min(uint64_t(t) * num / max(den, 1u), uint64_t(most)));

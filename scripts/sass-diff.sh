@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # What a change does to the machine code, without a GPU: compiles
 # cuda/launch.cu (every kernel) at two revisions with the library's nvcc
-# flags for one architecture, then reports each kernel's registers and
-# spills as ptxas gives them, and whether its SASS is byte-identical
-# (else its instruction count in both). A change whose SASS is identical
+# flags for one architecture, then reports the functions whose registers
+# or spills (as ptxas gives them) moved, whether the SASS is
+# byte-identical, and else each differing kernel's instruction count. A change whose SASS is identical
 # keeps the behaviour and timings its base was tested with (PERFLOG
 # session 28); anything else needs the device's checks and an A/B.
 #
@@ -12,7 +12,7 @@
 #   NEW   a git revision, or "." for the working tree (default ".")
 # Env: ARCH (default 90), NVCC (default nvcc), KEEP (a folder that keeps
 # the objects, ptxas logs and SASS; default a temporary one, removed).
-# Two nvcc runs in parallel: ~8 minutes on a 2-core machine.
+# Two nvcc runs in parallel: ~9 minutes on a 2-core machine.
 set -euo pipefail
 export LC_ALL=C  # sort and join agree on the order
 
@@ -65,7 +65,7 @@ usage_of() {
   ' "$work/$1.ptxas" | sort
 }
 
-# Each kernel's SASS without addresses' comments, one file a kernel.
+# Each kernel's SASS instruction lines, one file a kernel.
 split_sass() {
   mkdir -p "$work/$1.fn"
   awk -v dir="$work/$1.fn" '
