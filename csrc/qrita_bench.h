@@ -25,7 +25,8 @@ typedef enum {
   QRITA_ABLATE_BINARY_SEARCH = 4,
   /* Rows that miss stay with their block in the persistent kernel (more
    * rows than multiprocessors) instead of being handed on to blocks that
-   * ran out of rows. */
+   * ran out of rows, and a split row's passes stay with its own blocks
+   * instead of being sliced for any block (cuda/sliced_passes.cuh). */
   QRITA_ABLATE_IN_PLACE = 8,
   /* Top-k over a few candidates by the digit search (a histogram step,
    * then a ranking) instead of sorting them. */

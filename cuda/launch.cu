@@ -42,6 +42,10 @@ cudaError_t launch_split(const TruncateParams& args, const LaunchLimits& lim, cu
   // 32 MB of B=64 held every sample back 4k cycles).
   TruncateParams prm = args;
   prm.split_prefetch = grid <= static_cast<unsigned>(lim.multiprocessors);
+  // Sliced passes wait for every row's decision past their own parts, so
+  // every block must be resident (the split kernel's grid is, by
+  // split_slices).
+  if (grid > static_cast<unsigned>(lim.split_blocks)) prm.hand_on_slices = 0;
   split_rows_kernel<SplitRows, E>
       <<<grid, SplitRows::kBlockThreads, sizeof(TruncateShared<SplitRows>), stream>>>(prm);
   return cudaGetLastError();
@@ -125,6 +129,14 @@ int hand_on_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab) {
   const int64_t parts = clamp_parts(lim.split_blocks / kHandOnSlots, vocab);
   if (kHandOnSlots > lim.split_blocks / 2 || parts > lim.many_rows_grid) return 0;
   return parts >= 2 ? static_cast<int>(parts) : 0;
+}
+
+int sliced_pass_slices(int64_t vocab, int parts) {
+  if (parts < 2 || parts > SplitRows::kSlicedPassMaxParts) return 0;
+  // A slice is read in one trip of the gather, as a part of the most parts.
+  const int64_t trip = slice_trip_entries<SplitRows>();
+  const int64_t slices = (vocab + trip - 1) / trip;
+  return static_cast<int>(slices > parts ? slices : parts);
 }
 
 size_t split_workspace_bytes(const LaunchLimits& lim) {

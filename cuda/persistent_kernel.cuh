@@ -21,6 +21,7 @@ struct ListedPart {
   __device__ bool more(uint32_t item) const { return item == part; }
   __device__ uint32_t next(uint32_t item) const { return item + 1; }
   __device__ int64_t row(uint32_t) const { return listed_row; }
+  __device__ uint32_t slices() const { return 0; }  // a listed row's passes are its parts'
 };
 
 // A block past its own rows takes listed rows' parts while there are any

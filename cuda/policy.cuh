@@ -76,6 +76,11 @@ struct TruncateAlgorithmPolicy {
   // parts of 8550 fp32 entries took two, PERFLOG run 49).
   static constexpr int kMinSliceEntries = 2048;
   static constexpr int kMaxSlices = 32;
+  // Top-p calls whose rows are cut into at most this many parts slice the
+  // whole-row passes of a row that misses, so that blocks past their own
+  // parts take them too (cuda/sliced_passes.cuh); with more parts a row's
+  // own blocks are a large share of the grid already.
+  static constexpr int kSlicedPassMaxParts = 4;
 };
 
 // One CTA per row, persistent over rows. Batches no larger than the

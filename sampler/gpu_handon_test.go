@@ -17,10 +17,12 @@ import (
 
 // With more rows than multiprocessors, a top-p row whose candidates do
 // not settle it is handed on: its block lists it and goes on, and blocks
-// that ran out of rows take it as a split row (cuda/hand_on.cuh). The
-// bits must be those of the row decided in place (the in-place
-// ablation), whether the row was listed or the list was full, and the
-// reference's.
+// that ran out of rows take it as a split row (cuda/hand_on.cuh). In a
+// batch cut into a few parts a row, such a row's passes are sliced, and
+// blocks past their own parts take slices too (cuda/sliced_passes.cuh).
+// The bits must be those of the row decided in place (the in-place
+// ablation: no hand-on, each split row's passes on its own blocks),
+// whether the row was listed or the list was full, and the reference's.
 func TestGPUHandedOnRowsMatchInPlace(t *testing.T) {
 	s := newGPU(t)
 	nc := newNative(t)
@@ -44,6 +46,16 @@ func TestGPUHandedOnRowsMatchInPlace(t *testing.T) {
 		{testcases.OneHot, 200, 32768, 0.9, false},
 		// Rows shorter than two parts of the minimum size stay in place.
 		{testcases.Flat, 400, 3000, 0.5, false},
+		// Split rows of 2-4 parts: sliced passes. Seed 1's row 86 ends
+		// below the second gather; flat rows all miss, more than the
+		// board lists.
+		{testcases.LLMLike, 128, 262208, 0.9, false},
+		{testcases.LLMLike, 100, 262208, 0.99, false},
+		{testcases.Flat, 64, 128256, 0.9, false},
+		{testcases.NegInfMask90, 64, 128256, 0.9, true},
+		{testcases.Plateau, 60, 32768, 0.9, false},
+		{testcases.BF16Ties, 100, 151936, 0.95, false},
+		{testcases.OneHot, 64, 32768, 0.9, false},
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s_%dx%d_p%g_joint%v", c.dist, c.batch, c.vocab, c.p, c.joint), func(t *testing.T) {
