@@ -21,3 +21,9 @@ bash scripts/device-steps.sh \
   "run:m-base1:$A+$M" "ab:m-new1:$M" \
   "run:j-base1:$A+$J" "ab:j-new1:$J" \
   checks
+# Status at the end of session 29 (not yet run): the packs were not built (time ran out). Build them with
+# `make device CUDA_ARCHS=90` here (new) and reuse build/pack114/base.tar.xz as the base qrita-bench (main's
+# kernel: only a SASS-identical change since 1f3ad1d). Before running, fix the split kernel's spills
+# (fp32 36/84 -> 92/480 bytes): they come from the owed-part path of help_listed_rows (with owed fixed at -1
+# the kernel is back at 36/84; moving its write_mask into a noinline function, a bool return, or the board's
+# `decided` counted at help entry did not help). See PERFLOG session 29.
