@@ -2,7 +2,11 @@
 # Run 117, prepared in session 29 (no device lent then): sliced passes (branch exp/helpers,
 # cuda/sliced_passes.cuh) against main. Packs, git-ignored, on the session machine: build/pack117/new.tar.xz
 # (device/qrita-bench, sampler.test and native.test of `make device CUDA_ARCHS=90` on exp/helpers) and
-# build/pack117/base.tar.xz (device/qrita-bench of main, the branch's base). Carry build/pack117.
+# build/pack117/base.tar.xz (device/qrita-bench of main: a copy of build/pack114/base.tar.xz serves, main's
+# kernel having had only a SASS-identical change since 1f3ad1d). Carry build/pack117.
+# Not yet run, and not to be run as the branch stands: session 29 ran out of time before building the packs,
+# and the split kernel spills 92 / 480 bytes (fp32 stores / loads) against main's 36 / 84, from the path of
+# help_listed_rows that writes an owed part (PERFLOG session 29). Fix that first.
 # First the new binary's bits on the sliced cases (a hang would show here, under the step's limit), then
 # the A/B, base first, alternating (the same binary with -ablation in-place keeps the passes with each
 # row's own blocks), then the checks on the new binaries.
@@ -21,9 +25,3 @@ bash scripts/device-steps.sh \
   "run:m-base1:$A+$M" "ab:m-new1:$M" \
   "run:j-base1:$A+$J" "ab:j-new1:$J" \
   checks
-# Status at the end of session 29 (not yet run): the packs were not built (time ran out). Build them with
-# `make device CUDA_ARCHS=90` here (new) and reuse build/pack114/base.tar.xz as the base qrita-bench (main's
-# kernel: only a SASS-identical change since 1f3ad1d). Before running, fix the split kernel's spills
-# (fp32 36/84 -> 92/480 bytes): they come from the owed-part path of help_listed_rows (with owed fixed at -1
-# the kernel is back at 36/84; moving its write_mask into a noinline function, a bool return, or the board's
-# `decided` counted at help entry did not help). See PERFLOG session 29.
