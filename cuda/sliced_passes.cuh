@@ -10,9 +10,13 @@
 // appended there in any order with their counts (a buffer's order never
 // decides a cut: rank_ties searches the index), so the bits are those of
 // the row's own team (TestGPUHandedOnRowsMatchInPlace, against the
-// in-place ablation). A slice is run by a block that took it and waits for
-// nothing, so the decider, which takes slices until none is left and then
-// waits for the taken ones, always progresses.
+// in-place ablation). After its verdict the decider writes the row the same
+// way, in slices of a last pass, so the row's other blocks leave at its
+// first task with nothing owed (a part owed after the item loop made the
+// kernel spill 36 / 84 -> 92 / 480 bytes, fp32 stores / loads). A slice is
+// run by a block that took it and waits for nothing, so the decider, which
+// takes slices until none is left and then waits for the taken ones,
+// always progresses.
 #pragma once
 
 #include "binned_topp.cuh"
@@ -40,12 +44,14 @@ __device__ __forceinline__ PassBoard* pass_board(SplitRowSync* syncs) {
   return reinterpret_cast<PassBoard*>(reinterpret_cast<char*>(syncs) - kHandOnListBytes);
 }
 
-// SplitRowSync::open: the posted task's number (from 1), the decider's
-// part (where the slices' results go) and the next slice to take. Taking
-// adds one; values at or past the slice count take nothing, so adds after
-// the last slice are harmless.
+// SplitRowSync::open: the posted task's number (from 1; kWritePass: the
+// mask's pass, after the verdict), the decider's part (where the slices'
+// results go) and the next slice to take. Taking adds one; values at or
+// past the slice count take nothing, so adds after the last slice are
+// harmless, and so are those of task 0 (the word after the row closed).
 struct OpenSlices {
   static constexpr uint32_t kSliceBits = 24;
+  static constexpr uint32_t kWritePass = 1u << 31;
   __device__ static unsigned long long of(uint32_t task, int part) {
     return (static_cast<unsigned long long>(task) << 32) | (static_cast<unsigned long long>(part) << kSliceBits);
   }
@@ -113,6 +119,17 @@ __device__ void add_histogram_to(SliceRegionOf<Policy>& dst, mass_t low, Sh& sh)
 template <class Policy, class E, class Sh>
 __device__ void run_slice(typename E::bits_t* row, uint32_t n, unsigned long long taken, uint32_t slices,
                           SplitRowSync* sync, SliceRegionOf<Policy>* row_regions, Sh& sh) {
+  uint32_t lo, hi;
+  slice_bounds(n, static_cast<int>(OpenSlices::slice(taken)), static_cast<int>(slices), &lo, &hi);
+  if (OpenSlices::task(taken) & OpenSlices::kWritePass) {
+    // The mask against the verdict's pivot (open_write_pass), read,
+    // compared and written: not counted, as nothing waits for it.
+    const volatile uint32_t* pv = reinterpret_cast<const volatile uint32_t*>(&sync->bins_lo);
+    const Pivot pivot{pv[0], pv[1]};
+    write_mask<Policy, E>(row, lo, hi, RowPlan{Cut{pivot, 0}, false}, sh);
+    __syncthreads();  // shared memory is reused
+    return;
+  }
   if (threadIdx.x == 0) {
     const volatile SplitRowSync* vs = sync;
     unsigned long long w;
@@ -131,8 +148,6 @@ __device__ void run_slice(typename E::bits_t* row, uint32_t n, unsigned long lon
   const float top_v = __uint_as_float(static_cast<uint32_t>(f2));
   const float max_value = __uint_as_float(static_cast<uint32_t>(f2 >> 32));
   SliceRegionOf<Policy>& dst = row_regions[OpenSlices::part(taken)];
-  uint32_t lo, hi;
-  slice_bounds(n, static_cast<int>(OpenSlices::slice(taken)), static_cast<int>(slices), &lo, &hi);
   if (kind == TeamTask::kGather) {
     gather_candidates<Policy, E, false>(row, lo, hi, arg, true, sh);
     append_to_region<Policy, true>(dst, sh);
@@ -202,55 +217,35 @@ __device__ __forceinline__ unsigned long long take_listed_slice(const volatile P
   return 0;
 }
 
-// A block past its own parts: takes slices of the listed rows' passes
-// while some row is undecided; the last block to leave resets the board.
-// owed >= 0: the block's item (split_items) whose row posted a pass: the
-// block takes that row's slices first, and writes its part once the row's
-// verdict is left, before it may leave. Not inlined, its arguments by
-// value: the item loop keeps its registers (the persistent kernel's
-// server, PERFLOG runs 67-70).
+// Every block once its part is done: takes slices of its own row's passes
+// (the row of slot `own`; its open word is 0 when it posted none), else of
+// the listed rows', while some row is undecided; the last block to leave
+// resets the board. Not inlined, its arguments by value: the item loop
+// keeps its registers (the persistent kernel's server, PERFLOG runs
+// 67-70).
 template <class Policy, class E>
 __device__ __noinline__ void help_listed_rows(void* logits, int64_t row_stride, uint32_t n, int64_t batch,
                                               SliceRegionOf<Policy>* regions, SplitRowSync* syncs, int S,
-                                              uint32_t slices, int64_t owed, TruncateShared<Policy>& sh) {
+                                              uint32_t slices, int64_t own, TruncateShared<Policy>& sh) {
   using bits_t = typename E::bits_t;
   PassBoard* board = pass_board(syncs);
   const volatile PassBoard* v = board;
-  const auto row_at = [&](int64_t slot) { return static_cast<bits_t*>(logits) + slot * row_stride; };
   long long idle_since = device_clock();
   __syncthreads();  // the block's last item is done with shared memory
   for (;;) {
-    // scratch: what was taken, and where (~0: leave; ~1: the owed row's
-    // verdict is in scratch[2]).
+    // scratch: what was taken, and the row's slot (~0: leave).
     if (warp_id() == 0) {
-      unsigned long long taken = 0, where = 0;
-      if (owed >= 0) {
-        SplitRowSync* own = syncs + owed / S;
-        if (lane_id() == 0) {
-          taken = take_slice(own, slices);
-          where = static_cast<unsigned long long>(owed / S);
-          if (!taken) {
-            const unsigned long long w = *reinterpret_cast<volatile unsigned long long*>(&own->word);
-            if (w & VerdictWord::kLeft) {
-              __threadfence();  // the row's writes are seen before this part's
-              where = ~1ull;
-              sh.scratch_u64[2] = w;
-            }
-          }
-        }
-        taken = warp_shfl(taken, 0);
-        where = warp_shfl(where, 0);
-      }
-      if (!taken && where != ~1ull) {
+      unsigned long long taken = 0, where = static_cast<unsigned long long>(own);
+      if (own < batch && lane_id() == 0) taken = take_slice(syncs + own, slices);
+      taken = warp_shfl(taken, 0);
+      if (!taken) {
         uint32_t slot = 0;
         taken = take_listed_slice(v, syncs, slices, &slot);
         where = slot;
       }
       if (lane_id() == 0) {
-        if (!taken && where != ~1ull) {
-          const bool leave =
-              owed < 0 && (v->decided >= batch || device_clock() - idle_since > kHelperPatienceCycles);
-          if (leave) where = ~0ull;
+        if (!taken) {
+          if (v->decided >= batch || device_clock() - idle_since > kHelperPatienceCycles) where = ~0ull;
           else sleep_briefly();
         }
         sh.scratch_u64[0] = taken;
@@ -258,23 +253,11 @@ __device__ __noinline__ void help_listed_rows(void* logits, int64_t row_stride, 
       }
     }
     __syncthreads();
-    const unsigned long long taken = sh.scratch_u64[0], where = sh.scratch_u64[1], w = sh.scratch_u64[2];
+    const unsigned long long taken = sh.scratch_u64[0], where = sh.scratch_u64[1];
     __syncthreads();  // scratch is reused
     if (taken) {
-      run_slice<Policy, E>(row_at(static_cast<int64_t>(where)), n, taken, slices, syncs + where, regions + where * S,
-                           sh);
-      idle_since = device_clock();
-    } else if (where == ~1ull) {
-      // The owed part, read-compare-write against the pivot (a row that
-      // ran passes is never write-only), unless the passes wrote the row.
-      const int64_t slot = owed / S;
-      uint32_t lo, hi;
-      slice_bounds(n, static_cast<int>(owed % S), S, &lo, &hi);
-      if (!(w & VerdictWord::kRowWritten))
-        write_mask<Policy, E>(row_at(slot), lo, hi, RowPlan{Cut{VerdictWord::pivot(w), 0}, false}, sh);
-      leave_row(syncs + slot, S);
-      __syncthreads();  // shared memory is reused
-      owed = -1;
+      run_slice<Policy, E>(static_cast<bits_t*>(logits) + static_cast<int64_t>(where) * row_stride, n, taken, slices,
+                           syncs + where, regions + where * S, sh);
       idle_since = device_clock();
     } else if (where == ~0ull) {
       break;
@@ -286,6 +269,34 @@ __device__ __noinline__ void help_listed_rows(void* logits, int64_t row_stride, 
     board->decided = 0;
     board->exited = 0;
   }
+}
+
+// The decider of a row that ran sliced passes, thread 0, with its verdict
+// (not write-only: the row was read): opens the mask's pass, its pivot in
+// the task's floats, for any block to take (run_slice).
+__device__ __forceinline__ void open_write_pass(SplitRowSync* sync, uint32_t posted, int part, Pivot pv) {
+  volatile uint32_t* f = reinterpret_cast<volatile uint32_t*>(&sync->bins_lo);
+  f[0] = pv.key;
+  f[1] = pv.idx;
+  __threadfence();  // the pivot before the slices
+  atomicExch(&sync->open, OpenSlices::of((posted + 1) | OpenSlices::kWritePass, part));
+}
+
+// The decider of a row that ran sliced passes, thread 0, once its mask's
+// slices are all taken: counts the row decided and, when the row's other
+// blocks have all left (at its first task, each adding one to arrived),
+// sets the meeting point back to zero. They are resident and see the task
+// word, which stays until then, so the wait is short. Slices still running
+// read neither the word nor the count; takes of the open word after it is
+// zero take nothing.
+__device__ __forceinline__ void close_sliced_row(SplitRowSync* sync, int S, PassBoard* board) {
+  atomicAdd(&board->decided, 1u);
+  const volatile uint32_t* arrived = &sync->arrived;
+  while (*arrived != static_cast<uint32_t>(2 * S - 1)) sleep_briefly();
+  atomicExch(&sync->open, 0ull);
+  atomicExch(&sync->word, 0ull);
+  atomicExch(&sync->helped, 0u);
+  atomicExch(&sync->arrived, 0u);
 }
 
 // Thread 0 of a decider posting its row's first sliced pass: lists the

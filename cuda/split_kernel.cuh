@@ -215,14 +215,10 @@ __device__ void run_task(typename E::bits_t* row, uint32_t lo, uint32_t hi, cons
 // its rows' (GridItems); the persistent kernel serves a handed-on row's
 // parts one at a time (hand_on.cuh). The loop is the split kernel's: a
 // function per part made it 1-5 % slower (PERFLOG run 73). With
-// items.slices() > 0 the rows' passes are sliced (sliced_passes.cuh),
-// every row decided is counted on the board, and a block whose row posts
-// a pass returns that item, its part unwritten (only with one item a
-// block); else -1. The count is read where it is used (from the launch in
-// the split kernel): held in a register across the loop, it made the
-// kernel spill 36 / 84 -> 92 / 480 bytes (fp32 stores / loads).
+// items.slices() > 0 (one item a block) the rows' passes are sliced
+// (sliced_passes.cuh) and every row decided is counted on the board.
 template <class Policy, class E, class Items>
-__device__ __forceinline__ int64_t split_items(const TruncateParams& prm, SliceRegionOf<Policy>* regions,
+__device__ __forceinline__ void split_items(const TruncateParams& prm, SliceRegionOf<Policy>* regions,
                                             SplitRowSync* syncs, int S, Items items, TruncateShared<Policy>& sh) {
   using bits_t = typename E::bits_t;
   const uint32_t n = static_cast<uint32_t>(prm.vocab);
@@ -265,36 +261,51 @@ __device__ __forceinline__ int64_t split_items(const TruncateParams& prm, SliceR
                                                       row, team, sh);
       decided.lap(RowCounters::kDecide);
       decided.outcome(cands, plan.hit());
+      // Sliced passes ran: the row's other blocks have left, and the mask
+      // is a last sliced pass (unless the passes wrote the row).
+      const bool sliced = items.slices() && team.posted;
       if (threadIdx.x == 0) {
-        atomicExch(&sync->word, VerdictWord::of(plan));
-        if (items.slices()) atomicAdd(&pass_board(syncs)->decided, 1u);
+        if (!sliced) atomicExch(&sync->word, VerdictWord::of(plan));
+        else if (!plan.rest_written) open_write_pass(sync, team.posted, s, plan.cut.pivot);
       }
-      // What is left of a written row are candidates, anywhere in it.
-      write_mask<Policy, E>(row, plan.rest_written ? 0 : lo, plan.rest_written ? n : hi, plan, sh);
+      if (sliced && !plan.rest_written) {
+        __syncthreads();  // the pass is open
+        take_slices<Policy, E>(row, n, items.slices(), sync, regions + slot * S, sh);
+      } else {
+        // What is left of a written row are candidates, anywhere in it.
+        write_mask<Policy, E>(row, plan.rest_written ? 0 : lo, plan.rest_written ? n : hi, plan, sh);
+      }
+      if (items.slices() && threadIdx.x == 0) {
+        if (sliced) close_sliced_row(sync, S, pass_board(syncs));
+        else atomicAdd(&pass_board(syncs)->decided, 1u);
+      }
       decided.lap(RowCounters::kWrite);
     } else {
       // Run the decider's tasks until its verdict, then write this part:
       // write-only from this part's candidates (the decider's, in this
-      // part), else read-compare-write against the pivot.
+      // part), else read-compare-write against the pivot. With sliced
+      // passes the block leaves at the first task: any block takes the
+      // slices (help_listed_rows, after the item loop) and the decider
+      // writes the row in slices.
       uint32_t ran = 0;
       TeamTask task;
       unsigned long long w;
       while (!((w = await_word(sync, ran, &task, sh)) & VerdictWord::kLeft)) {
-        // Sliced passes: the block takes the row's slices and writes this
-        // part after the item loop (help_listed_rows; one item a block),
-        // which keeps that code out of the loop's registers.
-        if (items.slices()) return static_cast<int64_t>(item);
+        if (items.slices()) break;
         run_task<Policy, E>(row, lo, hi, task, regions + slot * S, s, sync, sh);
         ran = VerdictWord::task_number(w);
       }
-      const bool write_only = (w & VerdictWord::kWriteOnly) != 0 && ran == 0;
-      if (!(w & VerdictWord::kRowWritten))
-        write_mask<Policy, E>(row, lo, hi, RowPlan{Cut{VerdictWord::pivot(w), 0}, write_only}, sh);
-      leave_row(sync, S);
+      if (w & VerdictWord::kLeft) {
+        const bool write_only = (w & VerdictWord::kWriteOnly) != 0 && ran == 0;
+        if (!(w & VerdictWord::kRowWritten))
+          write_mask<Policy, E>(row, lo, hi, RowPlan{Cut{VerdictWord::pivot(w), 0}, write_only}, sh);
+        leave_row(sync, S);
+      } else if (threadIdx.x == 0) {
+        atomicAdd(&sync->arrived, 1u);  // the decider closes the row (close_sliced_row)
+      }
     }
     __syncthreads();  // shared memory is reused by the next item
   }
-  return -1;
 }
 
 // The split kernel's items: block b takes b, b + grid, ... of batch x S,
@@ -328,13 +339,13 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
   auto& sh = *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes);
   if (threadIdx.x == 0) sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
   const int S = prm.split_slices;
-  const int64_t owed = split_items<Policy, E>(prm, static_cast<SliceRegionOf<Policy>*>(prm.split_ws),
-                                              static_cast<SplitRowSync*>(prm.split_sync), S, GridItems{prm, S}, sh);
-  if (prm.hand_on_slices > 0)  // sliced passes (launch_split)
+  split_items<Policy, E>(prm, static_cast<SliceRegionOf<Policy>*>(prm.split_ws),
+                         static_cast<SplitRowSync*>(prm.split_sync), S, GridItems{prm, S}, sh);
+  if (prm.hand_on_slices > 0)  // sliced passes (launch_split): one item a block
     help_listed_rows<Policy, E>(prm.logits, prm.row_stride, static_cast<uint32_t>(prm.vocab), prm.batch,
                                 static_cast<SliceRegionOf<Policy>*>(prm.split_ws),
                                 static_cast<SplitRowSync*>(prm.split_sync), prm.split_slices,
-                                static_cast<uint32_t>(prm.hand_on_slices), owed, sh);
+                                static_cast<uint32_t>(prm.hand_on_slices), blockIdx.x / S, sh);
 }
 
 }  // namespace qrita

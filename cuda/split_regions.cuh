@@ -186,8 +186,8 @@ struct SplitRowSync {
                             // passes: the posted task's slices finished)
   unsigned long long word;  // 0 until the decider posts a task or leaves the verdict (VerdictWord)
   float bins_lo, bins_scale, top_v, max_value;  // the posted task's (TeamTask)
-  unsigned long long open;  // sliced passes: the posted task's slices to take (OpenSlices); set
-                            // when a task is posted, left as it is after the call
+  unsigned long long open;  // sliced passes: the posted task's slices to take (OpenSlices); 0
+                            // between calls but for late takes, which leave task 0
 };
 
 // The decider's word in 64 bits, so that a polling block reads it whole in
