@@ -46,8 +46,12 @@ cudaError_t launch_split(const TruncateParams& args, const LaunchLimits& lim, cu
   // every block must be resident (the split kernel's grid is, by
   // split_slices).
   if (grid > static_cast<unsigned>(lim.split_blocks)) prm.hand_on_slices = 0;
-  split_rows_kernel<SplitRows, E>
-      <<<grid, SplitRows::kBlockThreads, sizeof(TruncateShared<SplitRows>), stream>>>(prm);
+  if (prm.hand_on_slices > 0)
+    split_rows_kernel<SplitRows, E, true>
+        <<<grid, SplitRows::kBlockThreads, sizeof(TruncateShared<SplitRows>), stream>>>(prm);
+  else
+    split_rows_kernel<SplitRows, E, false>
+        <<<grid, SplitRows::kBlockThreads, sizeof(TruncateShared<SplitRows>), stream>>>(prm);
   return cudaGetLastError();
 }
 
@@ -80,9 +84,14 @@ cudaError_t occupancy_typed(int multiprocessors, LaunchLimits* lim) {
                                                     MostRows::kBlockThreads, sizeof(PersistentShared<MostRows>));
   if (e != cudaSuccess) return e;
   int split = 0;
-  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&split, split_rows_kernel<SplitRows, E>, SplitRows::kBlockThreads,
-                                                    sizeof(TruncateShared<SplitRows>));
+  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&split, split_rows_kernel<SplitRows, E, false>,
+                                                    SplitRows::kBlockThreads, sizeof(TruncateShared<SplitRows>));
   if (e != cudaSuccess) return e;
+  int sliced = 0;  // the sliced instance's grid must be resident too (sliced_passes.cuh)
+  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&sliced, split_rows_kernel<SplitRows, E, true>,
+                                                    SplitRows::kBlockThreads, sizeof(TruncateShared<SplitRows>));
+  if (e != cudaSuccess) return e;
+  split = sliced < split ? sliced : split;
   lim->multiprocessors = multiprocessors;
   lim->many_rows_grid = (few > 0 && many > 0) ? int64_t(many) * multiprocessors : 0;
   // No resident block of four: the two-block shape takes every batch.

@@ -79,8 +79,10 @@ struct TruncateAlgorithmPolicy {
   // Top-p calls whose rows are cut into at most this many parts slice the
   // whole-row passes of a row that misses, so that blocks past their own
   // parts take them too (cuda/sliced_passes.cuh); with more parts a row's
-  // own blocks are a large share of the grid already.
-  static constexpr int kSlicedPassMaxParts = 4;
+  // own blocks are a large share of the grid already. Four lost: 64 x
+  // 128256 flat rows, all missing, 87 -> 125 us, each part's passes paying
+  // a take, a wait and the atomics a slice (PERFLOG run 117).
+  static constexpr int kSlicedPassMaxParts = 2;
 };
 
 // One CTA per row, persistent over rows. Batches no larger than the

@@ -311,7 +311,9 @@ __device__ __forceinline__ void split_items(const TruncateParams& prm, SliceRegi
 // The split kernel's items: block b takes b, b + grid, ... of batch x S,
 // each a part of its own row. The bounds are read from the launch at
 // each trip, not held in registers across the item body, as the loop in
-// the kernel had them (PERFLOG run 74).
+// the kernel had them (PERFLOG run 74). kSliced: the launch's sliced
+// passes (launch_split); without, their code is not compiled in.
+template <bool kSliced>
 struct GridItems {
   const TruncateParams& prm;
   int S;
@@ -319,7 +321,7 @@ struct GridItems {
   __device__ bool more(int64_t item) const { return item < prm.batch * S; }
   __device__ int64_t next(int64_t item) const { return item + gridDim.x; }
   __device__ int64_t row(int64_t slot) const { return slot; }
-  __device__ uint32_t slices() const { return static_cast<uint32_t>(prm.hand_on_slices); }  // launch_split
+  __device__ uint32_t slices() const { return kSliced ? static_cast<uint32_t>(prm.hand_on_slices) : 0u; }
 };
 
 // One kernel: every block gathers its part of a row into its region; the
@@ -331,8 +333,12 @@ struct GridItems {
 // blocks whose row has fully arrived wait, and for a running block, so
 // there is no deadlock whatever the residency. One kernel, where a finish
 // kernel waited for the whole grid of a gather kernel: 3-16 % faster from
-// B=4 up (PERFLOG run 58).
-template <class Policy, class E>
+// B=4 up (PERFLOG run 58). kSliced: a top-p call of few parts a row
+// whose missed rows' passes are sliced (launch_split), its own instance:
+// compiled into one kernel, the passes' code made every split call 1-9 %
+// slower (PERFLOG run 117: the kernel spilled 56 / 84 bytes, fp32, against
+// 36 / 84).
+template <class Policy, class E, bool kSliced>
 __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM)
     split_rows_kernel(TruncateParams prm) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
@@ -340,8 +346,8 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
   if (threadIdx.x == 0) sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
   const int S = prm.split_slices;
   split_items<Policy, E>(prm, static_cast<SliceRegionOf<Policy>*>(prm.split_ws),
-                         static_cast<SplitRowSync*>(prm.split_sync), S, GridItems{prm, S}, sh);
-  if (prm.hand_on_slices > 0)  // sliced passes (launch_split): one item a block
+                         static_cast<SplitRowSync*>(prm.split_sync), S, GridItems<kSliced>{prm, S}, sh);
+  if (kSliced)  // one item a block
     help_listed_rows<Policy, E>(prm.logits, prm.row_stride, static_cast<uint32_t>(prm.vocab), prm.batch,
                                 static_cast<SliceRegionOf<Policy>*>(prm.split_ws),
                                 static_cast<SplitRowSync*>(prm.split_sync), prm.split_slices,

@@ -57,11 +57,11 @@ func TestGPUSanitizerCoverage(t *testing.T) {
 			cases = append(cases, testcases.Case{Name: d.String() + "_handed_on_p0.9", Batch: 140, Vocab: 4104, Dist: d,
 				Seed: 8, P: testcases.PConst(0.9)})
 		}
-		// Rows cut into three parts (on 132 SMs), rows that miss: their
+		// Rows cut into two parts (on 132 SMs), rows that miss: their
 		// passes sliced, taken by blocks past their parts too
 		// (cuda/sliced_passes.cuh), more rows than the board lists.
 		for _, d := range []testcases.Dist{testcases.Flat, testcases.NegInfMask90} {
-			cases = append(cases, testcases.Case{Name: d.String() + "_sliced_p0.9", Batch: 70, Vocab: 16384, Dist: d,
+			cases = append(cases, testcases.Case{Name: d.String() + "_sliced_p0.9", Batch: 130, Vocab: 16384, Dist: d,
 				Seed: 13, P: testcases.PConst(0.9)})
 		}
 		// Rows enough for four blocks a multiprocessor (on 132 SMs): every
