@@ -30,7 +30,11 @@ typedef enum {
   QRITA_ABLATE_IN_PLACE = 8,
   /* Top-k over a few candidates by the digit search (a histogram step,
    * then a ranking) instead of sorting them. */
-  QRITA_ABLATE_NO_SORT = 16
+  QRITA_ABLATE_NO_SORT = 16,
+  /* A split row's passes are sliced from its first one, however many rows
+   * are still undecided (cuda/sliced_passes.cuh; for the tests, which
+   * cannot time the choice). */
+  QRITA_ABLATE_SLICE_AT_ONCE = 32
   /* Duplicate handling off is QRITA_TIES_KEEP in the request. */
 } qrita_ablation;
 

@@ -83,6 +83,10 @@ struct TruncateAlgorithmPolicy {
   // 128256 flat rows, all missing, 87 -> 125 us, each part's passes paying
   // a take, a wait and the atomics a slice (PERFLOG run 117).
   static constexpr int kSlicedPassMaxParts = 2;
+  // A row's passes are sliced once at most this share of the batch's rows
+  // is undecided (1 / 4): before, too few blocks are past their parts to
+  // take slices (PERFLOG run 118: flat rows, all missing, +53 % sliced).
+  static constexpr int kSlicedPassUndecidedShare = 4;
 };
 
 // One CTA per row, persistent over rows. Batches no larger than the

@@ -10,9 +10,11 @@
 // appended there in any order with their counts (a buffer's order never
 // decides a cut: rank_ties searches the index), so the bits are those of
 // the row's own team (TestGPUHandedOnRowsMatchInPlace, against the
-// in-place ablation). After its verdict the decider writes the row the same
-// way, in slices of a last pass, so the row's other blocks leave at its
-// first task with nothing owed (a part owed after the item loop made the
+// in-place ablation). A row's passes are sliced from the first one its
+// decider posts once most rows are decided (SplitTeam::choose_slicing).
+// After its verdict the decider writes the row the same way, in slices of
+// a last pass, so the row's other blocks leave at its first sliced task
+// with nothing owed (a part owed after the item loop made the
 // kernel spill 36 / 84 -> 92 / 480 bytes, fp32 stores / loads). A slice is
 // run by a block that took it and waits for nothing, so the decider, which
 // takes slices until none is left and then waits for the taken ones,

@@ -36,33 +36,52 @@ __device__ bool arrive_at_row(SplitRowSync* sync, int S, Sh& sh) {
   return last;
 }
 
+// The sliced instance's state of a split row's team (none in the plain
+// instance, whose team is as it was before sliced passes).
+template <class E, bool kSliced>
+struct SlicedTeamState {
+  __device__ bool sliced_now() const { return false; }
+  __device__ uint32_t slice_count() const { return 0; }
+};
+template <class E>
+struct SlicedTeamState<E, true> {
+  typename E::bits_t* row;  // the row, its length,
+  uint32_t n;
+  uint32_t slices;    // its slices a pass,
+  uint32_t row_slot;  // its meeting point's slot,
+  uint32_t quorum;    // rows decided before a pass is sliced (kSlicedPassUndecidedShare)
+  bool on;            // and whether its passes are sliced (from the first sliced one on)
+  __device__ bool sliced_now() const { return on; }
+  __device__ uint32_t slice_count() const { return slices; }
+};
+
 // The decider's side of a split row's team: the row's other blocks have
 // all arrived and wait in serve_decider, so a posted task always runs and
 // waiting for it cannot deadlock. Each block runs a task over its own part
 // and leaves the result in its region; the decider collects the regions.
-// With slices (sliced_passes.cuh), any block takes the task's slices and
-// adds the results to the decider's region; the decider's own pass over
-// its part is empty, and it takes slices while it collects.
-template <class Policy, class E>
-struct SplitTeam {
+// Sliced (sliced_passes.cuh), any block takes the task's slices and adds
+// the results to the decider's region; the decider's own pass over its
+// part is empty, and it takes slices while it collects. A row's passes are
+// sliced from the first one posted when most rows are decided: before,
+// the blocks past their parts are too few to pay for a slice's overheads
+// (PERFLOG runs 117-118: flat rows, all missing, +43-53 %).
+template <class Policy, class E, bool kSliced>
+struct SplitTeam : SlicedTeamState<E, kSliced> {
   static constexpr bool kWholeRow = false;
   uint32_t part_lo, part_hi;  // this block's part
   SplitRowSync* sync;
   SliceRegionOf<Policy>* regions;  // the row's, in part order
   int S, s;                        // parts, and this block's
   uint32_t posted;                 // tasks so far
-  typename E::bits_t* row;         // sliced passes: the row, its length,
-  uint32_t n;
-  uint32_t slices;                 // its slices a pass (0: each block its part)
-  uint32_t row_slot;               // and its meeting point's slot
 
-  __device__ uint32_t lo(uint32_t) const { return slices ? 0u : part_lo; }
-  __device__ uint32_t hi(uint32_t) const { return slices ? 0u : part_hi; }
+  __device__ uint32_t lo(uint32_t) const { return this->sliced_now() ? 0u : part_lo; }
+  __device__ uint32_t hi(uint32_t) const { return this->sliced_now() ? 0u : part_hi; }
 
   // A histogram task's sums land in this block's region: cleared first;
   // so are a sliced gather's counts.
   __device__ void post(TeamTask t) {
     ++posted;
+    if constexpr (kSliced) choose_slicing();
     if (t.kind == TeamTask::kHistogram) {
       t.arg = static_cast<uint32_t>(s);
       PartHistogram& h = regions[s].hist();
@@ -72,7 +91,7 @@ struct SplitTeam {
       }
       if (threadIdx.x == 0) regions[s].head.mass_rest = 0;
       __syncthreads();  // cleared before thread 0 posts
-    } else if (slices && threadIdx.x == 0) {
+    } else if (this->sliced_now() && threadIdx.x == 0) {
       regions[s].head = SliceHeader{0, 0, 0, ~0u, 0, 0};
     }
     if (threadIdx.x == 0) {
@@ -80,17 +99,17 @@ struct SplitTeam {
       sync->bins_scale = t.bins_scale;
       sync->top_v = t.top_v;
       sync->max_value = t.max_value;
-      if (slices) {
-        sync->helped = 0;  // the last task's slices are all counted
-        __threadfence();   // the floats before the slices: a block may take one before the word
-        atomicExch(&sync->open, OpenSlices::of(posted, s));
+      unsigned long long word = VerdictWord::task(posted, t);
+      if constexpr (kSliced) {
+        if (this->on) {
+          sync->helped = 0;  // the last task's parts or slices are all counted
+          __threadfence();   // the floats before the slices: a block may take one before the word
+          atomicExch(&sync->open, OpenSlices::of(posted, s));
+          word |= VerdictWord::kSlicedTask;
+        }
       }
       __threadfence();  // the floats (and slices) before the word
-      atomicExch(&sync->word, VerdictWord::task(posted, t));
-      if (slices && posted == 1) {
-        __threadfence();  // the word before the row is listed
-        list_row(sync - row_slot, row_slot);
-      }
+      atomicExch(&sync->word, word);
     }
   }
 
@@ -101,16 +120,18 @@ struct SplitTeam {
   template <class P, class Sh>
   __device__ void collect_histogram(Sh& sh, mass_t* low) {
     const PartHistogram& h = regions[s].hist();
-    if (slices) {
-      take_slices<Policy, E>(row, n, slices, sync, regions, sh);
-      await_others();
-      for (int j = threadIdx.x; j < kDigitBins; j += Policy::kBlockThreads) {
-        sh.hist_count[j] = load_coherent(&h.count[j]);
-        sh.hist_mass[j] = load_coherent(&h.mass[j]);
+    if constexpr (kSliced) {
+      if (this->on) {
+        take_slices<Policy, E>(this->row, this->n, this->slices, sync, regions, sh);
+        await_others();
+        for (int j = threadIdx.x; j < kDigitBins; j += Policy::kBlockThreads) {
+          sh.hist_count[j] = load_coherent(&h.count[j]);
+          sh.hist_mass[j] = load_coherent(&h.mass[j]);
+        }
+        *low = load_coherent(&regions[s].head.mass_rest);
+        __syncthreads();
+        return;
       }
-      *low = load_coherent(&regions[s].head.mass_rest);
-      __syncthreads();
-      return;
     }
     await_others();
     for (int j = threadIdx.x; j < kDigitBins; j += Policy::kBlockThreads) {
@@ -126,11 +147,13 @@ struct SplitTeam {
   // Sliced, the slices' are all in this block's region.
   template <class P, bool kStats, class Sh>
   __device__ void collect_candidates(Sh& sh) {
-    if (slices) {
-      take_slices<Policy, E>(row, n, slices, sync, regions, sh);
-      await_others();
-      load_row_regions<Policy, kStats>(regions + s, 1, sh);
-      return;
+    if constexpr (kSliced) {
+      if (this->on) {
+        take_slices<Policy, E>(this->row, this->n, this->slices, sync, regions, sh);
+        await_others();
+        load_row_regions<Policy, kStats>(regions + s, 1, sh);
+        return;
+      }
     }
     publish_part<Policy>(regions[s], sh);
     await_others();  // its barrier also orders this block's stores before the loads
@@ -138,10 +161,24 @@ struct SplitTeam {
   }
 
  private:
+  // Slices the row's passes from now on once at most the quorum's rest of
+  // the rows is undecided; the first sliced pass lists the row for the
+  // blocks past their parts. Every thread: one barrier.
+  __device__ void choose_slicing() {
+    if constexpr (kSliced) {
+      if (this->on) return;
+      bool enough = false;
+      if (threadIdx.x == 0)
+        enough = *reinterpret_cast<volatile uint32_t*>(&pass_board(sync - this->row_slot)->decided) >= this->quorum;
+      this->on = __syncthreads_or(enough) != 0;
+      if (this->on && threadIdx.x == 0) list_row(sync - this->row_slot, this->row_slot);
+    }
+  }
+
   __device__ void await_others() const {
     if (threadIdx.x == 0) {
       const volatile uint32_t* h = &sync->helped;
-      const uint32_t want = slices ? slices : static_cast<uint32_t>(S - 1) * posted;
+      const uint32_t want = this->sliced_now() ? this->slice_count() : static_cast<uint32_t>(S - 1) * posted;
       while (*h < want) sleep_briefly();
       __threadfence();  // their regions are read after their counts
     }
@@ -254,19 +291,31 @@ __device__ __forceinline__ void split_items(const TruncateParams& prm, SliceRegi
       RowCounters decided = row_counters(prm, r);
       load_row_regions<Policy, true>(regions + slot * S, S, sh);
       const uint32_t cands = sh.cand_count;
-      SplitTeam<Policy, E> team{lo, hi, sync, regions + slot * S, S, s, 0, row, n, items.slices(),
-                                static_cast<uint32_t>(slot)};
-      const RowPlan plan =
-          decide_row<Policy, E, SplitTeam<Policy, E>>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr, true,
-                                                      row, team, sh);
+      using Team = SplitTeam<Policy, E, Items::kSliced>;
+      Team team = [&] {
+        if constexpr (Items::kSliced) {
+          const int64_t share = prm.batch / Policy::kSlicedPassUndecidedShare, undecided = share > 0 ? share : 1;
+          const uint32_t quorum = (prm.ablation & kAblateSliceAtOnce) ? 0u : static_cast<uint32_t>(prm.batch - undecided);
+          return Team{{row, n, items.slices(), static_cast<uint32_t>(slot), quorum, false},
+                      lo, hi, sync, regions + slot * S, S, s, 0};
+        } else {
+          return Team{{}, lo, hi, sync, regions + slot * S, S, s, 0};
+        }
+      }();
+      const RowPlan plan = decide_row<Policy, E, Team>(row, n, ask, prm.keep_ties != 0, prm.ablation, key_thr, true,
+                                                       row, team, sh);
       decided.lap(RowCounters::kDecide);
       decided.outcome(cands, plan.hit());
       // Sliced passes ran: the row's other blocks have left, and the mask
       // is a last sliced pass (unless the passes wrote the row).
-      const bool sliced = items.slices() && team.posted;
+      const bool sliced = team.sliced_now();
       if (threadIdx.x == 0) {
-        if (!sliced) atomicExch(&sync->word, VerdictWord::of(plan));
-        else if (!plan.rest_written) open_write_pass(sync, team.posted, s, plan.cut.pivot);
+        if (!sliced) {
+          atomicExch(&sync->word, VerdictWord::of(plan));
+          if (items.slices()) atomicAdd(&pass_board(syncs)->decided, 1u);
+        } else if (!plan.rest_written) {
+          open_write_pass(sync, team.posted, s, plan.cut.pivot);
+        }
       }
       if (sliced && !plan.rest_written) {
         __syncthreads();  // the pass is open
@@ -275,23 +324,20 @@ __device__ __forceinline__ void split_items(const TruncateParams& prm, SliceRegi
         // What is left of a written row are candidates, anywhere in it.
         write_mask<Policy, E>(row, plan.rest_written ? 0 : lo, plan.rest_written ? n : hi, plan, sh);
       }
-      if (items.slices() && threadIdx.x == 0) {
-        if (sliced) close_sliced_row(sync, S, pass_board(syncs));
-        else atomicAdd(&pass_board(syncs)->decided, 1u);
-      }
+      if (sliced && threadIdx.x == 0) close_sliced_row(sync, S, pass_board(syncs));
       decided.lap(RowCounters::kWrite);
     } else {
       // Run the decider's tasks until its verdict, then write this part:
       // write-only from this part's candidates (the decider's, in this
-      // part), else read-compare-write against the pivot. With sliced
-      // passes the block leaves at the first task: any block takes the
-      // slices (help_listed_rows, after the item loop) and the decider
-      // writes the row in slices.
+      // part), else read-compare-write against the pivot. At the first
+      // sliced task the block leaves: any block takes the slices
+      // (help_listed_rows, after the item loop) and the decider writes the
+      // row in slices.
       uint32_t ran = 0;
       TeamTask task;
       unsigned long long w;
       while (!((w = await_word(sync, ran, &task, sh)) & VerdictWord::kLeft)) {
-        if (items.slices()) break;
+        if (items.slices() && (w & VerdictWord::kSlicedTask)) break;
         run_task<Policy, E>(row, lo, hi, task, regions + slot * S, s, sync, sh);
         ran = VerdictWord::task_number(w);
       }
@@ -313,15 +359,16 @@ __device__ __forceinline__ void split_items(const TruncateParams& prm, SliceRegi
 // each trip, not held in registers across the item body, as the loop in
 // the kernel had them (PERFLOG run 74). kSliced: the launch's sliced
 // passes (launch_split); without, their code is not compiled in.
-template <bool kSliced>
+template <bool kSlicedPasses>
 struct GridItems {
+  static constexpr bool kSliced = kSlicedPasses;
   const TruncateParams& prm;
   int S;
   __device__ int64_t first() const { return blockIdx.x; }
   __device__ bool more(int64_t item) const { return item < prm.batch * S; }
   __device__ int64_t next(int64_t item) const { return item + gridDim.x; }
   __device__ int64_t row(int64_t slot) const { return slot; }
-  __device__ uint32_t slices() const { return kSliced ? static_cast<uint32_t>(prm.hand_on_slices) : 0u; }
+  __device__ uint32_t slices() const { return kSlicedPasses ? static_cast<uint32_t>(prm.hand_on_slices) : 0u; }
 };
 
 // One kernel: every block gathers its part of a row into its region; the

@@ -200,6 +200,7 @@ struct VerdictWord {
   static constexpr unsigned long long kWriteOnly = 1ull << 62;   // the kept entries are the parts' candidates
   static constexpr unsigned long long kRowWritten = 1ull << 61;  // the decider writes what is left of the row
   static constexpr unsigned long long kTask = 1ull << 60;
+  static constexpr unsigned long long kSlicedTask = 1ull << 59;  // a task's slices are open (sliced_passes.cuh)
   static constexpr uint32_t kIdxMask = (1u << 25) - 1;
 
   // Blocks whose candidates ran a task are told to compare instead of

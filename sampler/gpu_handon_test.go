@@ -74,6 +74,10 @@ func TestGPUHandedOnRowsMatchInPlace(t *testing.T) {
 				}
 			}
 			inPlace, stats := ablatedRun(t, nc, logits, c.batch, c.vocab, k, p, keepTies, native.AblateInPlace)
+			// Sliced from the first pass, whatever the other rows' progress
+			// (the plain call slices a row's passes once most rows are
+			// decided, which no test can time).
+			atOnce, _ := ablatedRun(t, nc, logits, c.batch, c.vocab, k, p, keepTies, native.AblateSliceAtOnce)
 			got := slices.Clone(logits)
 			require.NoError(t, s.TopKTopP(context.Background(), got, c.batch, c.vocab, k, p))
 			// And again: the list is back at zero after a call.
@@ -84,6 +88,7 @@ func TestGPUHandedOnRowsMatchInPlace(t *testing.T) {
 			for r := range c.batch {
 				require.True(t, slices.Equal(bitsOf(rowOf(got, r)), bitsOf(rowOf(inPlace, r))), "row %d differs", r)
 				require.True(t, slices.Equal(bitsOf(rowOf(again, r)), bitsOf(rowOf(got, r))), "row %d differs on the second call", r)
+				require.True(t, slices.Equal(bitsOf(rowOf(atOnce, r)), bitsOf(rowOf(got, r))), "row %d differs sliced at once", r)
 				// The reference checks the rows that missed (the handed-on
 				// kind), at most a few dozen: the CPU sort takes time.
 				if stats[r].Hit == 0 && missed < 24 {

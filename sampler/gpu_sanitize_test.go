@@ -5,6 +5,9 @@ package sampler_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
+	"github.com/qrita-project/qrita/internal/native"
 	"github.com/qrita-project/qrita/internal/testcases"
 	"github.com/qrita-project/qrita/sampler"
 )
@@ -78,5 +81,24 @@ func TestGPUSanitizerCoverage(t *testing.T) {
 		cases = append(cases, testcases.Case{Name: "llm_whole_rows_pmixed", Batch: 140, Vocab: 5000,
 			Dist: testcases.LLMLike, Seed: 12, P: testcases.PMixed()})
 		runCases(t, s, cases)
+	}
+}
+
+// TestGPUSanitizerCoverageSliced runs split rows of two parts whose passes
+// are all sliced (the slice-at-once ablation: under a sanitizer the plain
+// call's choice, which waits for most rows to be decided, is a matter of
+// timing), rows that miss against the in-place ablation, bit for bit.
+func TestGPUSanitizerCoverageSliced(t *testing.T) {
+	nc := newNative(t)
+	for _, d := range []testcases.Dist{testcases.Flat, testcases.NegInfMask90, testcases.LLMLike} {
+		const batch, vocab = 130, 16384 // two parts a row on 132 SMs
+		logits := testcases.Logits(batch, vocab, d, 14)
+		p := make([]float32, batch)
+		for r := range p {
+			p[r] = 0.9
+		}
+		inPlace, _ := ablatedRun(t, nc, logits, batch, vocab, nil, p, false, native.AblateInPlace)
+		sliced, _ := ablatedRun(t, nc, logits, batch, vocab, nil, p, false, native.AblateSliceAtOnce)
+		require.Equal(t, bitsOf(inPlace), bitsOf(sliced), "%s: sliced at once differs from in place", d)
 	}
 }
