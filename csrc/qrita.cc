@@ -117,9 +117,13 @@ qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32
   const int parts = out_ids ? 1 : qrita::split_slices(lim, r->batch, r->vocab);
   // A mask call with top-p rows in the persistent kernel may hand rows
   // that miss on (cuda/hand_on.cuh); the in-place ablation keeps them.
-  const int hand_on = out_ids || parts > 1 || !r->p || (knobs.ablation & QRITA_ABLATE_IN_PLACE)
-                          ? 0
-                          : qrita::hand_on_slices(lim, r->batch, r->vocab);
+  const bool all_top_k = every_row_top_k(r);
+  const bool share = !out_ids && r->p && !(knobs.ablation & QRITA_ABLATE_IN_PLACE);
+  const int hand_on = !share || parts > 1 ? 0 : qrita::hand_on_slices(lim, r->batch, r->vocab);
+  // A split mask call with top-p rows without a top-k slices the passes
+  // of a row that misses (cuda/sliced_passes.cuh); the in-place ablation
+  // keeps them with the row's blocks.
+  const int sliced = share && !all_top_k ? qrita::sliced_pass_slices(r->vocab, parts) : 0;
   prm.split_slices = 1;
   if (parts > 1 || hand_on > 0) {
     if (void* ws = stream_workspace(ctx, stream)) {
@@ -128,6 +132,7 @@ qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32
       prm.split_ws = bytes + ctx->split_sync_bytes;
       if (parts > 1) {
         prm.split_slices = parts;
+        prm.hand_on_slices = sliced;  // its board: the workspace's first bytes
       } else {
         prm.hand_on_slices = hand_on;  // its list: the workspace's first bytes
       }
@@ -152,7 +157,7 @@ qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32
       prm.p = slot->dev_p;
     }
   }
-  QRITA_TRY(ctx, qrita::launch_truncate(static_cast<qrita::DType>(r->dtype), prm, lim, every_row_top_k(r), stream));
+  QRITA_TRY(ctx, qrita::launch_truncate(static_cast<qrita::DType>(r->dtype), prm, lim, all_top_k, stream));
   if (slot) QRITA_TRY(ctx, cudaEventRecord(slot->done, stream));
   return QRITA_OK;
 }

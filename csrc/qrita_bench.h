@@ -25,11 +25,16 @@ typedef enum {
   QRITA_ABLATE_BINARY_SEARCH = 4,
   /* Rows that miss stay with their block in the persistent kernel (more
    * rows than multiprocessors) instead of being handed on to blocks that
-   * ran out of rows. */
+   * ran out of rows, and a split row's passes stay with its own blocks
+   * instead of being sliced for any block (cuda/sliced_passes.cuh). */
   QRITA_ABLATE_IN_PLACE = 8,
   /* Top-k over a few candidates by the digit search (a histogram step,
    * then a ranking) instead of sorting them. */
-  QRITA_ABLATE_NO_SORT = 16
+  QRITA_ABLATE_NO_SORT = 16,
+  /* A split row's passes are sliced from its first one, however many rows
+   * are still undecided (cuda/sliced_passes.cuh; for the tests, which
+   * cannot time the choice). */
+  QRITA_ABLATE_SLICE_AT_ONCE = 32
   /* Duplicate handling off is QRITA_TIES_KEEP in the request. */
 } qrita_ablation;
 

@@ -42,8 +42,16 @@ cudaError_t launch_split(const TruncateParams& args, const LaunchLimits& lim, cu
   // 32 MB of B=64 held every sample back 4k cycles).
   TruncateParams prm = args;
   prm.split_prefetch = grid <= static_cast<unsigned>(lim.multiprocessors);
-  split_rows_kernel<SplitRows, E>
-      <<<grid, SplitRows::kBlockThreads, sizeof(TruncateShared<SplitRows>), stream>>>(prm);
+  // Sliced passes wait for every row's decision past their own parts, so
+  // every block must be resident (the split kernel's grid is, by
+  // split_slices).
+  if (grid > static_cast<unsigned>(lim.split_blocks)) prm.hand_on_slices = 0;
+  if (prm.hand_on_slices > 0)
+    split_rows_kernel<SplitRows, E, true>
+        <<<grid, SplitRows::kBlockThreads, sizeof(TruncateShared<SplitRows>), stream>>>(prm);
+  else
+    split_rows_kernel<SplitRows, E, false>
+        <<<grid, SplitRows::kBlockThreads, sizeof(TruncateShared<SplitRows>), stream>>>(prm);
   return cudaGetLastError();
 }
 
@@ -76,9 +84,14 @@ cudaError_t occupancy_typed(int multiprocessors, LaunchLimits* lim) {
                                                     MostRows::kBlockThreads, sizeof(PersistentShared<MostRows>));
   if (e != cudaSuccess) return e;
   int split = 0;
-  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&split, split_rows_kernel<SplitRows, E>, SplitRows::kBlockThreads,
-                                                    sizeof(TruncateShared<SplitRows>));
+  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&split, split_rows_kernel<SplitRows, E, false>,
+                                                    SplitRows::kBlockThreads, sizeof(TruncateShared<SplitRows>));
   if (e != cudaSuccess) return e;
+  int sliced = 0;  // the sliced instance's grid must be resident too (sliced_passes.cuh)
+  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&sliced, split_rows_kernel<SplitRows, E, true>,
+                                                    SplitRows::kBlockThreads, sizeof(TruncateShared<SplitRows>));
+  if (e != cudaSuccess) return e;
+  split = sliced < split ? sliced : split;
   lim->multiprocessors = multiprocessors;
   lim->many_rows_grid = (few > 0 && many > 0) ? int64_t(many) * multiprocessors : 0;
   // No resident block of four: the two-block shape takes every batch.
@@ -125,6 +138,14 @@ int hand_on_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab) {
   const int64_t parts = clamp_parts(lim.split_blocks / kHandOnSlots, vocab);
   if (kHandOnSlots > lim.split_blocks / 2 || parts > lim.many_rows_grid) return 0;
   return parts >= 2 ? static_cast<int>(parts) : 0;
+}
+
+int sliced_pass_slices(int64_t vocab, int parts) {
+  if (parts < 2 || parts > SplitRows::kSlicedPassMaxParts) return 0;
+  // A slice is read in one trip of the gather, as a part of the most parts.
+  const int64_t trip = slice_trip_entries<SplitRows>();
+  const int64_t slices = (vocab + trip - 1) / trip;
+  return static_cast<int>(slices > parts ? slices : parts);
 }
 
 size_t split_workspace_bytes(const LaunchLimits& lim) {

@@ -33,6 +33,11 @@ size_t split_workspace_bytes(const LaunchLimits& lim);
 // split every row already).
 int hand_on_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab);
 
+// Slices of each whole-row pass of a row the split kernel (parts a row)
+// decides, any block taking them (cuda/sliced_passes.cuh), for a mask call
+// that may have top-p rows without a top-k; 0: each block takes its part.
+int sliced_pass_slices(int64_t vocab, int parts);
+
 cudaError_t truncate_limits(DType dtype, int multiprocessors, LaunchLimits* lim);
 
 // Enqueues the truncation of every row on stream. every_row_top_k: every

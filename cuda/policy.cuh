@@ -76,6 +76,17 @@ struct TruncateAlgorithmPolicy {
   // parts of 8550 fp32 entries took two, PERFLOG run 49).
   static constexpr int kMinSliceEntries = 2048;
   static constexpr int kMaxSlices = 32;
+  // Top-p calls whose rows are cut into at most this many parts slice the
+  // whole-row passes of a row that misses, so that blocks past their own
+  // parts take them too (cuda/sliced_passes.cuh); with more parts a row's
+  // own blocks are a large share of the grid already. Four lost: 64 x
+  // 128256 flat rows, all missing, 87 -> 125 us, each part's passes paying
+  // a take, a wait and the atomics a slice (PERFLOG run 117).
+  static constexpr int kSlicedPassMaxParts = 2;
+  // A row's passes are sliced once at most this share of the batch's rows
+  // is undecided (1 / 4): before, too few blocks are past their parts to
+  // take slices (PERFLOG run 118: flat rows, all missing, +53 % sliced).
+  static constexpr int kSlicedPassUndecidedShare = 4;
 };
 
 // One CTA per row, persistent over rows. Batches no larger than the

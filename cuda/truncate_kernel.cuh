@@ -383,6 +383,7 @@ constexpr unsigned kAblateNoTruncation = 1;   // no candidates: whole-row search
 constexpr unsigned kAblateForceFallback = 2;  // gather, then search the row anyway
 constexpr unsigned kAblateBinarySearch = 4;   // one key bit per search step
 constexpr unsigned kAblateNoSort = 16;        // top-k over candidates by the digit search, never sorted
+constexpr unsigned kAblateSliceAtOnce = 32;   // a split row's passes sliced from its first one
 
 // What a row asks for.
 struct RowAsk {

@@ -30,6 +30,8 @@ struct TruncateParams : RowBatch {
   int split_prefetch;   // the split kernel asks the L2 for its part first (set by launch_split)
   int hand_on_slices;   // > 0: the persistent kernel may hand rows on (cuda/hand_on.cuh), each cut into
                         // this many parts; the list is the kHandOnListBytes before split_sync.
+                        // In the split kernel: the rows' whole-row passes are cut into this many
+                        // slices (cuda/sliced_passes.cuh), the board in the list's room.
                         // Not a pointer of its own: two more fields made the split kernel spill
                         // 8 bytes more (nvcc 11.8, sm_90)
 };

@@ -17,10 +17,12 @@ import (
 
 // With more rows than multiprocessors, a top-p row whose candidates do
 // not settle it is handed on: its block lists it and goes on, and blocks
-// that ran out of rows take it as a split row (cuda/hand_on.cuh). The
-// bits must be those of the row decided in place (the in-place
-// ablation), whether the row was listed or the list was full, and the
-// reference's.
+// that ran out of rows take it as a split row (cuda/hand_on.cuh). In a
+// batch cut into a few parts a row, such a row's passes are sliced, and
+// blocks past their own parts take slices too (cuda/sliced_passes.cuh).
+// The bits must be those of the row decided in place (the in-place
+// ablation: no hand-on, each split row's passes on its own blocks),
+// whether the row was listed or the list was full, and the reference's.
 func TestGPUHandedOnRowsMatchInPlace(t *testing.T) {
 	s := newGPU(t)
 	nc := newNative(t)
@@ -44,6 +46,18 @@ func TestGPUHandedOnRowsMatchInPlace(t *testing.T) {
 		{testcases.OneHot, 200, 32768, 0.9, false},
 		// Rows shorter than two parts of the minimum size stay in place.
 		{testcases.Flat, 400, 3000, 0.5, false},
+		// Split rows of 2 parts (67-132 rows on an H200): sliced passes.
+		// Seed 1's row 86 ends below the second gather; flat rows all
+		// miss, more than the board lists.
+		{testcases.LLMLike, 128, 262208, 0.9, false},
+		{testcases.LLMLike, 100, 262208, 0.99, false},
+		{testcases.Flat, 100, 128256, 0.9, false},
+		{testcases.NegInfMask90, 100, 128256, 0.9, true},
+		{testcases.Plateau, 120, 32768, 0.9, false},
+		{testcases.BF16Ties, 100, 151936, 0.95, false},
+		{testcases.OneHot, 120, 32768, 0.9, false},
+		// Four parts a row: not sliced.
+		{testcases.Flat, 64, 128256, 0.9, false},
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s_%dx%d_p%g_joint%v", c.dist, c.batch, c.vocab, c.p, c.joint), func(t *testing.T) {
@@ -60,6 +74,10 @@ func TestGPUHandedOnRowsMatchInPlace(t *testing.T) {
 				}
 			}
 			inPlace, stats := ablatedRun(t, nc, logits, c.batch, c.vocab, k, p, keepTies, native.AblateInPlace)
+			// Sliced from the first pass, whatever the other rows' progress
+			// (the plain call slices a row's passes once most rows are
+			// decided, which no test can time).
+			atOnce, _ := ablatedRun(t, nc, logits, c.batch, c.vocab, k, p, keepTies, native.AblateSliceAtOnce)
 			got := slices.Clone(logits)
 			require.NoError(t, s.TopKTopP(context.Background(), got, c.batch, c.vocab, k, p))
 			// And again: the list is back at zero after a call.
@@ -70,6 +88,7 @@ func TestGPUHandedOnRowsMatchInPlace(t *testing.T) {
 			for r := range c.batch {
 				require.True(t, slices.Equal(bitsOf(rowOf(got, r)), bitsOf(rowOf(inPlace, r))), "row %d differs", r)
 				require.True(t, slices.Equal(bitsOf(rowOf(again, r)), bitsOf(rowOf(got, r))), "row %d differs on the second call", r)
+				require.True(t, slices.Equal(bitsOf(rowOf(atOnce, r)), bitsOf(rowOf(got, r))), "row %d differs sliced at once", r)
 				// The reference checks the rows that missed (the handed-on
 				// kind), at most a few dozen: the CPU sort takes time.
 				if stats[r].Hit == 0 && missed < 24 {

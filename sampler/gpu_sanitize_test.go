@@ -5,6 +5,9 @@ package sampler_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
+	"github.com/qrita-project/qrita/internal/native"
 	"github.com/qrita-project/qrita/internal/testcases"
 	"github.com/qrita-project/qrita/sampler"
 )
@@ -57,6 +60,13 @@ func TestGPUSanitizerCoverage(t *testing.T) {
 			cases = append(cases, testcases.Case{Name: d.String() + "_handed_on_p0.9", Batch: 140, Vocab: 4104, Dist: d,
 				Seed: 8, P: testcases.PConst(0.9)})
 		}
+		// Rows cut into two parts (on 132 SMs), rows that miss: their
+		// passes sliced, taken by blocks past their parts too
+		// (cuda/sliced_passes.cuh), more rows than the board lists.
+		for _, d := range []testcases.Dist{testcases.Flat, testcases.NegInfMask90} {
+			cases = append(cases, testcases.Case{Name: d.String() + "_sliced_p0.9", Batch: 130, Vocab: 16384, Dist: d,
+				Seed: 13, P: testcases.PConst(0.9)})
+		}
 		// Rows enough for four blocks a multiprocessor (on 132 SMs): every
 		// row has a top-k (launch_typed), found in the candidates or, for
 		// flat rows, by a search over the row.
@@ -71,5 +81,24 @@ func TestGPUSanitizerCoverage(t *testing.T) {
 		cases = append(cases, testcases.Case{Name: "llm_whole_rows_pmixed", Batch: 140, Vocab: 5000,
 			Dist: testcases.LLMLike, Seed: 12, P: testcases.PMixed()})
 		runCases(t, s, cases)
+	}
+}
+
+// TestGPUSanitizerCoverageSliced runs split rows of two parts whose passes
+// are all sliced (the slice-at-once ablation: under a sanitizer the plain
+// call's choice, which waits for most rows to be decided, is a matter of
+// timing), rows that miss against the in-place ablation, bit for bit.
+func TestGPUSanitizerCoverageSliced(t *testing.T) {
+	nc := newNative(t)
+	for _, d := range []testcases.Dist{testcases.Flat, testcases.NegInfMask90, testcases.LLMLike} {
+		const batch, vocab = 130, 16384 // two parts a row on 132 SMs
+		logits := testcases.Logits(batch, vocab, d, 14)
+		p := make([]float32, batch)
+		for r := range p {
+			p[r] = 0.9
+		}
+		inPlace, _ := ablatedRun(t, nc, logits, batch, vocab, nil, p, false, native.AblateInPlace)
+		sliced, _ := ablatedRun(t, nc, logits, batch, vocab, nil, p, false, native.AblateSliceAtOnce)
+		require.Equal(t, bitsOf(inPlace), bitsOf(sliced), "%s: sliced at once differs from in place", d)
 	}
 }

@@ -30,6 +30,7 @@ const (
 	AblateBinarySearch  Ablation = C.QRITA_ABLATE_BINARY_SEARCH
 	AblateInPlace       Ablation = C.QRITA_ABLATE_IN_PLACE
 	AblateNoSort        Ablation = C.QRITA_ABLATE_NO_SORT
+	AblateSliceAtOnce   Ablation = C.QRITA_ABLATE_SLICE_AT_ONCE
 )
 
 // RowStats mirrors qrita_row_stats: one row's counters.
