@@ -46,7 +46,7 @@ func TestGPUHandedOnRowsMatchInPlace(t *testing.T) {
 		{testcases.OneHot, 200, 32768, 0.9, false},
 		// Rows shorter than two parts of the minimum size stay in place.
 		{testcases.Flat, 400, 3000, 0.5, false},
-		// Split rows of 2 parts (67-132 rows on an H200): sliced passes.
+		// Split rows of 2 parts (89-132 rows on an H200): sliced passes.
 		// Seed 1's row 86 ends below the second gather; flat rows all
 		// miss, more than the board lists.
 		{testcases.LLMLike, 128, 262208, 0.9, false},
