@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Run 120 (session 31), one call: exp/board against main's binary (run 119's new pack, build/pack119/new.tar.xz).
+# Run 120 (session 31), one call: exp/board against main's binary (0181576, built this session and packed as
+# build/pack119/new.tar.xz, the name run 119's new pack had).
 # exp/board: a split row is sliced only while it holds one of the board's 16 slots (claimed at a post,
 # freed at close), the helpers read the board in one load and nap 64-512 ns between looks, and the
-# in-place ablation runs the sliced instance with nothing sliced (so base / in-place / none split the
-# instance's cost from the slicing's). New pack: build/pack120/new.tar.xz (stripped, xz -9e).
+# in-place ablation runs the sliced instance with nothing sliced (so base / in-place / new split the
+# instance's cost from the slicing's). New pack: build/pack120/new.tar.xz (stripped, xz -9).
+# The exp/board code is perf/patches/2026-12-05-run120-board.patch (against 0181576).
 # Carry build/pack119/new.tar.xz and build/pack120.
 export BIN=/tmp/n120/device BUDGET=${BUDGET:-570} STEP_LIMIT=100
 A='/tmp/b120/device/qrita-bench+-backend+cuda+-baselines+copy+-ref=false'
