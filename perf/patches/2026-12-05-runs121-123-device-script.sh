@@ -9,7 +9,8 @@
 # 2026-12-05-run122-rest-groups.patch and 2026-12-05-run123-no-load-ahead.patch (against main ec3e5bc;
 # each holds the runs before it). The packs are git-ignored: if the machine was reset, build a side with
 # `make device CUDA_ARCHS=90` on its branch (~15 min) and pack it stripped (copy build/device to a tmp
-# device/ folder, strip, XZ_OPT=-9 tar -cJf). Carry build/pack119 and the packs of RUNS.
+# device/ folder, strip, XZ_OPT=-9 tar -cJf). Carry build/pack119 and the packs of RUNS (all four: ~55 MiB of
+# the 64 MiB a call carries).
 # Call 1 (timings): RUNS="121 122 123" bash perf/patches/2026-12-05-runs121-123-device-script.sh
 # Call 2 (checks):  MODE=checks CHECK=123 bash perf/patches/2026-12-05-runs121-123-device-script.sh
 RUNS=${RUNS:-121 122 123}
