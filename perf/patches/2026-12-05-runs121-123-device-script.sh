@@ -5,9 +5,8 @@
 #   121   build/pack121/new.tar.xz  exp/run121: the top-p gather takes a keepable chunk at once
 #   122   build/pack122/new.tar.xz  exp/run122: 121 plus the rest mass summed by 16-byte chunks
 #   123   build/pack123/new.tar.xz  exp/run123: 122 without the whole-row top-p gather's load-ahead
-# The code: perf/patches/2026-12-05-run121-keepable-chunks.patch (against 9c9a72e),
-# 2026-12-05-run122-rest-groups.patch and 2026-12-05-run123-no-load-ahead.patch (against main ec3e5bc;
-# each holds the runs before it). The packs are git-ignored: if the machine was reset, build a side with
+# The code: perf/patches/2026-12-05-run121-keepable-chunks.patch (against main), then
+# 2026-12-05-run122-rest-groups.patch and 2026-12-05-run123-no-load-ahead.patch, each on the one before. The packs are git-ignored: if the machine was reset, build a side with
 # `make device CUDA_ARCHS=90` on its branch (~15 min) and pack it stripped (copy build/device to a tmp
 # device/ folder, strip, XZ_OPT=-9 tar -cJf). Carry build/pack119 and the packs of RUNS (all four: ~55 MiB of
 # the 64 MiB a call carries).
