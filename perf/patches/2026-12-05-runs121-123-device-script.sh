@@ -8,8 +8,8 @@
 # The code: perf/patches/2026-12-05-run121-keepable-chunks.patch (against main), then
 # 2026-12-05-run122-rest-groups.patch and 2026-12-05-run123-no-load-ahead.patch, each on the one before. The packs are git-ignored: if the machine was reset, build a side with
 # `make device CUDA_ARCHS=90` on its branch (~15 min) and pack it stripped (copy build/device to a tmp
-# device/ folder, strip, XZ_OPT=-9 tar -cJf). Carry build/pack119 and the packs of RUNS (all four: ~55 MiB of
-# the 64 MiB a call carries).
+# device/ folder, strip, XZ_OPT=-9 tar -cJf). Carry build/pack119 and the packs of RUNS (at most two beside
+# it: the tracked tree is ~21 MB of the 64 MiB a call carries).
 # Call 1 (timings): RUNS="121 122 123" bash perf/patches/2026-12-05-runs121-123-device-script.sh
 # Call 2 (checks):  MODE=checks CHECK=123 bash perf/patches/2026-12-05-runs121-123-device-script.sh
 RUNS=${RUNS:-121 122 123}
