@@ -10,7 +10,7 @@
 # `make device CUDA_ARCHS=90` on its branch (~15 min) and pack it stripped (copy build/device to a tmp
 # device/ folder, strip, XZ_OPT=-9 tar -cJf). Carry build/pack119 and the packs of RUNS (at most two beside
 # it: the tracked tree is ~21 MB of the 64 MiB a call carries).
-# Call 1 (timings): RUNS="121 122 123" bash perf/patches/2026-12-05-runs121-123-device-script.sh
+# Call 1 (timings): RUNS="122 123" bash perf/patches/2026-12-05-runs121-123-device-script.sh
 # Call 2 (checks):  MODE=checks CHECK=123 bash perf/patches/2026-12-05-runs121-123-device-script.sh
 RUNS=${RUNS:-121 122 123}
 CHECK=${CHECK:-123}
