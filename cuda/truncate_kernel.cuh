@@ -283,6 +283,47 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
         const float x = E::to_float(b[t]);
         append_candidate(live && x > -INFINITY && x >= thr, b[t], lo + first + t, sh);
       }
+    } else if constexpr (kRestMass) {
+      // A chunk of keepable entries (nearly every chunk of a row) is
+      // counted and its extremes taken at once, and its entries are only
+      // tested against thr for the rest mass: entry by entry, the flags
+      // outlived the predicates and ptxas kept them as bits of a register
+      // (PERFLOG runs 114, 121). A chunk with NaN or -Inf goes entry by
+      // entry; the sums are the same either way.
+      float x[kCount];
+#pragma unroll
+      for (int t = 0; t < kCount; ++t) x[t] = E::to_float(b[t]);
+      const ChunkRange range = chunk_range<E>(b, x);
+      if (live && range.keepable) {
+        keepable_count += kCount;
+        add_chunk_range(ext, range);
+        any = range.hi >= thr;
+#pragma unroll
+        for (int t = 0; t < kCount; ++t) {
+          if (!(x[t] >= thr)) rest += rest_mass_below(x[t], thr);
+        }
+      } else {
+#pragma unroll
+        for (int t = 0; t < kCount; ++t) {
+          const bool ok = live && x[t] > -INFINITY;
+          if (ok) {
+            ++keepable_count;
+            ext.add(x[t], b[t]);
+          }
+          const bool cand = ok && x[t] >= thr;
+          any |= cand;
+          if (ok && !cand) rest += rest_mass_below(x[t], thr);
+        }
+      }
+      if (!warp_any(any)) return;
+      bool cand[kCount];
+#pragma unroll
+      for (int t = 0; t < kCount; ++t) cand[t] = live && x[t] > -INFINITY && x[t] >= thr;
+      if constexpr (!kWholeRowGather) {
+        append_candidates(cand, b, lo + first, sh);
+      } else {
+        append_lane_candidates(cand, b, lo + first, sh);
+      }
     } else {
       bool cand[kCount];
 #pragma unroll
@@ -295,22 +336,17 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
         }
         cand[t] = ok && x >= thr;
         any |= cand[t];
-        if (kRestMass && ok && !cand[t]) rest += rest_mass_below(x, thr);
       }
       if (!warp_any(any)) return;
       // Whole rows: an atomic a lane (PERFLOG run 105). Split rows' parts
       // keep their kernel's code as before it, which was faster for
       // their joint calls (runs 105-106: with an atomic a lane in the
-      // parts' gathers, B <= 32 joint 1-2 % slower): the top-p gathers
-      // reserve a warp's vector at once, the fp32 joint and top-k ones
-      // an entry at a time, skipped where no lane has one.
+      // parts' gathers, B <= 32 joint 1-2 % slower): the fp32 joint and
+      // top-k ones append an entry at a time, skipped where no lane has
+      // one (the top-p gathers above reserve a warp's vector at once).
       if constexpr (!kWholeRowGather) {
-        if constexpr (kRestMass) {
-          append_candidates(cand, b, lo + first, sh);
-        } else {
 #pragma unroll
-          for (int t = 0; t < kCount; ++t) append_candidate(cand[t], b[t], lo + first + t, sh);
-        }
+        for (int t = 0; t < kCount; ++t) append_candidate(cand[t], b[t], lo + first + t, sh);
       } else {
         append_lane_candidates(cand, b, lo + first, sh);
       }
