@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Run 121 (session 32): the top-p gather's keepable chunks at once (exp/run121) against main's binary
-# (0181576's code, packed in session 31 as build/pack119/new.tar.xz). New pack: build/pack121/new.tar.xz
-# (stripped, xz -9). Carry build/pack119 and build/pack121.
+# Run 121 (session 32, not yet run: no machine was lent): the top-p gather's keepable chunks at once
+# (branch exp/run121; perf/patches/2026-12-05-run121-keepable-chunks.patch against 9c9a72e) against main's
+# binary (0181576's code, packed in session 31 as build/pack119/new.tar.xz). New pack: build/pack121/new.tar.xz.
+# Both packs are git-ignored: if the machine was reset, build each side with `make device CUDA_ARCHS=90`
+# (~15 min) and pack it stripped (copy build/device to a tmp device/ folder, strip, XZ_OPT=-9 tar -cJf).
+# Carry build/pack119 and build/pack121.
 # Call 1 (timings): bash perf/patches/2026-12-05-run121-device-script.sh
 # Call 2 (checks):  MODE=checks bash perf/patches/2026-12-05-run121-device-script.sh
 export BIN=/tmp/n121/device BUDGET=${BUDGET:-570} STEP_LIMIT=100 TEST_LIMIT=${TEST_LIMIT:-420}
