@@ -112,19 +112,23 @@ __device__ __forceinline__ void add_chunk_range(Extremes& ext, const ChunkRange&
   ext.min_x = fminf(ext.min_x, r.lo);
 }
 
-// x's entries folded pairwise by op (kCount a power of two).
-template <int kCount, class Op>
-__device__ __forceinline__ float fold_tree(const float (&x)[kCount], Op op) {
-  static_assert((kCount & (kCount - 1)) == 0, "a power of two");
-  float v[kCount];
+// b's entries as floats. bf16 chunks straight from their 32-bit words,
+// one instruction an entry: from the 2-byte values the compiler masked
+// each one first (they are the candidates' bits too).
+template <class E, int kCount>
+__device__ __forceinline__ void chunk_floats(const typename E::bits_t (&b)[kCount], float (&x)[kCount]) {
+  if constexpr (std::is_same_v<E, BF16> && kCount % 2 == 0) {
+    uint32_t w[kCount / 2];
+    memcpy(w, b, sizeof(w));
 #pragma unroll
-  for (int t = 0; t < kCount; ++t) v[t] = x[t];
+    for (int i = 0; i < kCount / 2; ++i) {
+      x[2 * i] = __uint_as_float(w[i] << 16);  // little-endian: the lower-addressed entry
+      x[2 * i + 1] = __uint_as_float(w[i] & 0xffff0000u);
+    }
+  } else {
 #pragma unroll
-  for (int s = 1; s < kCount; s *= 2) {
-#pragma unroll
-    for (int t = 0; t + s < kCount; t += 2 * s) v[t] = op(v[t], v[t + s]);
+    for (int t = 0; t < kCount; ++t) x[t] = E::to_float(b[t]);
   }
-  return v[0];
 }
 
 // x holds b's entries as floats.

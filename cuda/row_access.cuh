@@ -138,6 +138,37 @@ __device__ __forceinline__ void for_each_chunk_overlapped(const typename E::bits
   }
 }
 
+// for_each_chunk's calls over [lo, hi) of a row (first relative to lo),
+// with the vector-wide chunks at row indices that are multiples of the
+// vector width whatever the row's address: each thread reads its chunk's
+// entries one by one (the L1 serves the lines the first read brought).
+// For a pass that must see the same chunks at any alignment (the top-p
+// gather's rest mass) on a row that is not 16-byte aligned.
+template <class E, int kThreads, class F>
+__device__ __forceinline__ void for_each_index_chunk(const typename E::bits_t* row, uint32_t lo, uint32_t hi, F&& f) {
+  using bits_t = typename E::bits_t;
+  constexpr int kVec = RowSplit<E>::kVec;
+  static_assert(kThreads >= kVec, "head and tail take one pass");
+  const uint32_t first_chunk = min(hi, (lo + kVec - 1) / kVec * kVec);
+  const uint32_t chunks = (hi - first_chunk) / kVec;
+  const uint32_t tail = first_chunk + chunks * kVec;
+  const auto single = [&](uint32_t i, bool live) {
+    bits_t b[1] = {live ? row[i] : bits_t(0)};
+    f(std::integral_constant<int, 1>(), i - lo, b, live);
+  };
+  single(lo + threadIdx.x, lo + threadIdx.x < first_chunk);
+  for (uint32_t base = 0; base < chunks; base += kThreads) {  // the same trips on every thread
+    const uint32_t j = base + threadIdx.x;
+    const bool live = j < chunks;
+    const bits_t* c = row + first_chunk + j * kVec;
+    bits_t b[kVec];
+#pragma unroll
+    for (int t = 0; t < kVec; ++t) b[t] = live ? c[t] : bits_t(0);
+    f(std::integral_constant<int, kVec>(), first_chunk + j * kVec - lo, b, live);
+  }
+  single(tail + threadIdx.x, tail + threadIdx.x < hi);
+}
+
 // Asks the L2 for the n elements at row, one request per 32-byte sector
 // (the unit of the L2's fills), so that a later walk over them waits for
 // the L2, not for device memory.

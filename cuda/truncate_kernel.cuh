@@ -289,19 +289,17 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
       // tested against thr for the rest mass: entry by entry, the flags
       // outlived the predicates and ptxas kept them as bits of a register
       // (PERFLOG runs 114, 121). A chunk with NaN or -Inf goes entry by
-      // entry; the sums are the same either way.
-      float x[kCount];
-#pragma unroll
-      for (int t = 0; t < kCount; ++t) x[t] = E::to_float(b[t]);
+      // entry; the shares are the same either way, and the chunk's rest
+      // mass is one sum of them (rest_mass_of).
+      float x[kCount], share[kCount];
+      chunk_floats<E>(b, x);
       const ChunkRange range = chunk_range<E>(b, x);
       if (live && range.keepable) {
         keepable_count += kCount;
         add_chunk_range(ext, range);
         any = range.hi >= thr;
 #pragma unroll
-        for (int t = 0; t < kCount; ++t) {
-          if (!(x[t] >= thr)) rest += rest_mass_below(x[t], thr);
-        }
+        for (int t = 0; t < kCount; ++t) share[t] = !(x[t] >= thr) ? rest_share_below(x[t], thr) : 0.0f;
       } else {
 #pragma unroll
         for (int t = 0; t < kCount; ++t) {
@@ -312,9 +310,10 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
           }
           const bool cand = ok && x[t] >= thr;
           any |= cand;
-          if (ok && !cand) rest += rest_mass_below(x[t], thr);
+          share[t] = ok && !cand ? rest_share_below(x[t], thr) : 0.0f;
         }
       }
+      rest += rest_mass_of(share);
       if (!warp_any(any)) return;
       bool cand[kCount];
 #pragma unroll
@@ -352,7 +351,12 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
       }
     }
   };
-  if constexpr (kLoadAhead) {
+  // The rest mass is summed by chunks at vector multiples of the row index:
+  // a row not 16-byte aligned reads them entry by entry (lo is a multiple
+  // of kSliceAlign wherever a rest-mass gather runs).
+  if (kRestMass && (reinterpret_cast<uintptr_t>(row) % 16 != 0 || lo % RowSplit<E>::kVec != 0)) {
+    if constexpr (kRestMass) for_each_index_chunk<E, kThreads>(row, lo, hi, each_entry);
+  } else if constexpr (kLoadAhead) {
     for_each_chunk_overlapped<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, each_entry);
   } else {
     for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, each_entry);
