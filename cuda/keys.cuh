@@ -90,40 +90,22 @@ __device__ __forceinline__ float fold_tree(const float (&x)[kCount], Op op) {
 // to thr's, at most 1.
 __device__ __forceinline__ float rest_share_below(float x, float thr) { return fast_exp2((x - thr) * kLog2E); }
 
-// Entries a rest-mass sum takes: a 16-byte fp32 vector, half of a 2-byte
-// one (eight shares held at once spilled the fp16 / bf16 gathers).
-constexpr int kRestGroup = 4;
-
 // The rest mass of a chunk of entries (the top-p gather sums it over every
 // non-candidate of the row), in MassScale's unit: their shares (0 for an
-// entry outside the rest) added by groups of kRestGroup in a fixed tree as
-// floats, each group's sum rounded once. The gather's chunks are the
-// 16-byte vectors at row indices that are multiples of the vector (the
-// same at any address, in any part or slice: for_each_index_chunk) and
-// single entries past the last; integers between groups, so the sum does
-// not depend on the order. Error: the exp2's 2^-22 and the tree's two
-// float adds (2 x 2^-24) relative, plus 2^-40 of the threshold's mass a
-// group, inside the 1e-6 top-p contract. One float-to-integer conversion
-// a group where an entry each took one (the conversion and the exp2 share
-// the SM's quarter-rate unit: PERFLOG run 122); a variant without the
+// entry outside the rest) added in a fixed tree as floats, then rounded
+// once. The gather's chunks are the 16-byte vectors at row indices that
+// are multiples of the vector (the same at any address, in any part or
+// slice: for_each_index_chunk) and single entries past the last; integers
+// between chunks, so the sum does not depend on the order. Error: the
+// exp2's 2^-22 and the tree's three float adds (3 x 2^-24) relative, plus
+// 2^-40 of the threshold's mass a chunk, inside the 1e-6 top-p contract.
+// One conversion a chunk where an entry each took one (the conversion and
+// the exp2 share the SM's quarter-rate unit: PERFLOG run 122; sums of 4
+// entries spilled the fp16 / bf16 gathers more); a variant without the
 // conversion was slower (run 31).
 template <int kCount>
 __device__ __forceinline__ mass_t rest_mass_of(const float (&share)[kCount]) {
-  const auto add = [](float a, float b) { return a + b; };
-  if constexpr (kCount <= kRestGroup) {
-    return fixed_mass(fold_tree(share, add));
-  } else {
-    static_assert(kCount % kRestGroup == 0, "whole groups");
-    mass_t m = 0;
-#pragma unroll
-    for (int g = 0; g < kCount; g += kRestGroup) {
-      float group[kRestGroup];
-#pragma unroll
-      for (int t = 0; t < kRestGroup; ++t) group[t] = share[g + t];
-      m += fixed_mass(fold_tree(group, add));
-    }
-    return m;
-  }
+  return fixed_mass(fold_tree(share, [](float a, float b) { return a + b; }));
 }
 
 // Bits of a key, and the index above every real one (a pivot with it keeps
