@@ -84,60 +84,6 @@ __device__ __forceinline__ void for_each_chunk(const typename E::bits_t* row, ui
   }
 }
 
-// for_each_chunk's walk (the same calls in the same order) with the next
-// kUnroll vectors loaded before the current kUnroll are used: at least
-// kUnroll loads stay in flight while f works, where for_each_chunk has
-// none in flight while it uses its last vector. Twice the registers for
-// the vectors; f may not stop the walk.
-template <class E, int kThreads, int kUnroll, class F>
-__device__ __forceinline__ void for_each_chunk_overlapped(const typename E::bits_t* row, uint32_t n, F&& f) {
-  using bits_t = typename E::bits_t;
-  using Split = RowSplit<E>;
-  constexpr int kVec = Split::kVec;
-  constexpr uint32_t kStep = kThreads * kUnroll;
-  static_assert(kThreads >= kVec, "head and tail take one pass");
-  const Split s(row, n);
-  {
-    const uint32_t i = threadIdx.x;
-    const bool live = i < s.head;
-    bits_t b[1] = {live ? row[i] : bits_t(0)};
-    f(std::integral_constant<int, 1>(), i, b, live);
-  }
-  const uint4* vrow = reinterpret_cast<const uint4*>(row + s.head);
-  const auto load = [&](uint4(&v)[kUnroll], uint32_t base) {
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const uint32_t j = base + u * kThreads + threadIdx.x;
-      v[u] = j < s.nvec ? vrow[j] : make_uint4(0, 0, 0, 0);
-    }
-  };
-  const auto use = [&](const uint4(&v)[kUnroll], uint32_t base) {
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const uint32_t j = base + u * kThreads + threadIdx.x;
-      bits_t b[kVec];
-      static_assert(sizeof(b) == sizeof(uint4), "one vector");
-      memcpy(b, &v[u], sizeof(uint4));
-      f(std::integral_constant<int, kVec>(), s.head + j * kVec, b, j < s.nvec);
-    }
-  };
-  uint4 even[kUnroll], odd[kUnroll];
-  load(even, 0);
-  for (uint32_t base = 0; base < s.nvec; base += 2 * kStep) {  // the same trips on every thread
-    load(odd, base + kStep);
-    use(even, base);
-    if (base + kStep >= s.nvec) break;
-    load(even, base + 2 * kStep);
-    use(odd, base + kStep);
-  }
-  {
-    const uint32_t i = s.tail + threadIdx.x;
-    const bool live = i < n;
-    bits_t b[1] = {live ? row[i] : bits_t(0)};
-    f(std::integral_constant<int, 1>(), i, b, live);
-  }
-}
-
 // for_each_chunk's calls over [lo, hi) of a row (first relative to lo),
 // with the vector-wide chunks at row indices that are multiples of the
 // vector width whatever the row's address: each thread reads its chunk's

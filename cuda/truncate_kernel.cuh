@@ -225,9 +225,9 @@ __device__ uint32_t sigma_threshold(Value sample_value, uint32_t n, CandidateAim
 // the threshold value. kRestMass is a template argument: every instruction
 // of the loop is issued for every entry, even predicated off, and a warp
 // issues its next loads only after it has used the last ones (run 29: the
-// rest-mass code, predicated off, made joint calls 8 % slower). kLoadAhead
-// walks with for_each_chunk_overlapped (see gather_candidates).
-template <class Policy, class E, bool kRestMass, bool kLoadAhead, bool kPairs, class Sh>
+// rest-mass code, predicated off, made joint calls 8 % slower). kWholeRow
+// (with kRestMass): the part is a whole row (see gather_candidates).
+template <class Policy, class E, bool kRestMass, bool kWholeRow, bool kPairs, class Sh>
 __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo, uint32_t hi, uint32_t key_thr,
                                      Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
@@ -249,9 +249,9 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
   // fp16 / bf16 without the rest mass, when kPairs: a vector of keepable
   // entries is settled in pairs (packed_pairs.cuh).
   constexpr bool kPaired = kPairs && PackedPairs<E>::kOn && !kRestMass;
-  // Whole rows' gathers: top-p's loads ahead, joint / top-k's are not
-  // paired (gather_candidates), as the second top-k gather.
-  constexpr bool kWholeRowGather = kRestMass ? kLoadAhead : !kPairs;
+  // Whole rows' gathers: top-p's (kWholeRow), and joint / top-k's, which
+  // are not paired (gather_candidates), as the second top-k gather.
+  constexpr bool kWholeRowGather = kRestMass ? kWholeRow : !kPairs;
   GatherExtremes<E, kPaired> ext;  // over keepable entries
   mass_t rest = 0;
   const auto each_entry = [&](auto count, uint32_t first, const auto& b, bool live) {
@@ -356,8 +356,6 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
   // of kSliceAlign wherever a rest-mass gather runs).
   if (kRestMass && (reinterpret_cast<uintptr_t>(row) % 16 != 0 || lo % RowSplit<E>::kVec != 0)) {
     if constexpr (kRestMass) for_each_index_chunk<E, kThreads>(row, lo, hi, each_entry);
-  } else if constexpr (kLoadAhead) {
-    for_each_chunk_overlapped<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, each_entry);
   } else {
     for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, each_entry);
   }
@@ -378,11 +376,10 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
   __syncthreads();
 }
 
-// kWholeRow: the part is a whole row. The top-p gather of a whole row,
-// which sums the rest mass, then loads its next vectors before using the
-// current ones (run 46: top-p alone at B >= 256 4-7 % faster); the other
-// gathers did not gain (joint, top-k) or lost (the split rows' short
-// parts, halves most: their loop spilled) and keep for_each_chunk.
+// kWholeRow: the part is a whole row. Every gather walks with
+// for_each_chunk: the whole-row top-p gather's load-ahead (run 46: 4-7 %
+// faster when its loop took ~200 instructions a bf16 vector) held 32
+// registers that spilled its lean loop of run 122 (PERFLOG run 123).
 // Entries in pairs (fp16 / bf16, no rest mass) only in parts: split rows'
 // joint and top-k gathers 4 % faster, whole rows' 2 % slower (run 79).
 template <class Policy, class E, bool kWholeRow, class Sh>
@@ -618,7 +615,7 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
 // (whatever the count), or 0 when the sample promises nothing lower. A
 // buffer that overflowed is not aimed again: a sample blind to the crowd
 // above the threshold (ties, a hidden mode) stays blind. The pass is the
-// joint gather's (no rest mass, no load-ahead: the fewest registers).
+// joint gather's (no rest mass: the fewest registers).
 template <class Policy, class E, class Sh>
 __device__ uint32_t regather_top_k(const typename E::bits_t* row, uint32_t n, uint32_t k, uint32_t key_thr,
                                    Sh& sh) {
