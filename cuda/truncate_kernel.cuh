@@ -351,11 +351,10 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
       }
     }
   };
-  // The rest mass is summed by chunks at vector multiples of the row index:
-  // a row not 16-byte aligned reads them entry by entry (lo is a multiple
-  // of kSliceAlign wherever a rest-mass gather runs).
-  if (kRestMass && (reinterpret_cast<uintptr_t>(row) % 16 != 0 || lo % RowSplit<E>::kVec != 0)) {
-    if constexpr (kRestMass) for_each_index_chunk<E, kThreads>(row, lo, hi, each_entry);
+  // The rest mass is summed by chunks at vector multiples of the row index,
+  // whatever the row's address (for_each_index_chunk).
+  if constexpr (kRestMass) {
+    for_each_index_chunk<E, kThreads, Policy::kLoadsInFlight>(row, lo, hi, each_entry);
   } else {
     for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, each_entry);
   }
