@@ -55,6 +55,18 @@ __device__ __forceinline__ float fast_exp2(float x) {
 #endif
 }
 
+// The smaller of a and b, NaN when either is NaN (fminf returns the other
+// one): sm_80's min.NaN, one instruction.
+__device__ __forceinline__ float min_nan(float a, float b) {
+#if !QRITA_HIP && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  float d;
+  asm("min.NaN.f32 %0, %1, %2;" : "=f"(d) : "f"(a), "f"(b));
+  return d;
+#else
+  return (a != a || b != b) ? a + b : fminf(a, b);
+#endif
+}
+
 // Copies 4 bytes from device to shared memory without holding a register:
 // cp.async on sm_80 and later (the copy lands while the thread goes on),
 // a plain copy elsewhere. async_copy_wait_all waits for this thread's

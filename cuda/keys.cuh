@@ -70,15 +70,42 @@ struct MassScale {
   }
 };
 
-// The mass of an entry below the threshold value thr relative to thr's
-// own, in MassScale's unit: an entry of relative mass 2^-40 or less
-// vanishes, at most 2^-22 of the threshold's mass over a row of 2^18
-// entries. The top-p gather sums it over every non-candidate of the row.
-// Integers, so the sum does not depend on the order. (A variant without
-// the float-to-integer conversion, which shares the exp2's unit, was
-// slower: PERFLOG run 31.)
-__device__ __forceinline__ mass_t rest_mass_below(float x, float thr) {
-  return fixed_mass(fast_exp2((x - thr) * kLog2E));  // x < thr: at most 1
+// x's entries folded pairwise by op (kCount a power of two): a fixed
+// order, so float sums are the same wherever the fold runs.
+template <int kCount, class Op>
+__device__ __forceinline__ float fold_tree(const float (&x)[kCount], Op op) {
+  static_assert((kCount & (kCount - 1)) == 0, "a power of two");
+  float v[kCount];
+#pragma unroll
+  for (int t = 0; t < kCount; ++t) v[t] = x[t];
+#pragma unroll
+  for (int s = 1; s < kCount; s *= 2) {
+#pragma unroll
+    for (int t = 0; t + s < kCount; t += 2 * s) v[t] = op(v[t], v[t + s]);
+  }
+  return v[0];
+}
+
+// The share of an entry x below the threshold value thr: its mass relative
+// to thr's, at most 1.
+__device__ __forceinline__ float rest_share_below(float x, float thr) { return fast_exp2((x - thr) * kLog2E); }
+
+// The rest mass of a chunk of entries (the top-p gather sums it over every
+// non-candidate of the row), in MassScale's unit: their shares (0 for an
+// entry outside the rest) added in a fixed tree as floats, then rounded
+// once. The gather's chunks are the 16-byte vectors at row indices that
+// are multiples of the vector (the same at any address, in any part or
+// slice: for_each_index_chunk) and single entries past the last; integers
+// between chunks, so the sum does not depend on the order. Error: the
+// exp2's 2^-22 and the tree's three float adds (3 x 2^-24) relative, plus
+// 2^-40 of the threshold's mass a chunk, inside the 1e-6 top-p contract.
+// One conversion a chunk where an entry each took one (the conversion and
+// the exp2 share the SM's quarter-rate unit: PERFLOG run 122; sums of 4
+// entries spilled the fp16 / bf16 gathers more); a variant without the
+// conversion was slower (run 31).
+template <int kCount>
+__device__ __forceinline__ mass_t rest_mass_of(const float (&share)[kCount]) {
+  return fixed_mass(fold_tree(share, [](float a, float b) { return a + b; }));
 }
 
 // Bits of a key, and the index above every real one (a pivot with it keeps

@@ -13,6 +13,17 @@
 
 namespace qrita {
 
+// A chunk's range: its largest entry (NaN ignored) and, when every entry
+// is keepable (no NaN, no -Inf), its smallest. The top-p gather takes a
+// whole-keepable chunk's count and extremes from it and tests its entries
+// only against the threshold, where entry by entry each kept a keepable
+// and a candidate flag across the rest-mass chain (PERFLOG run 121).
+struct ChunkRange {
+  float hi;
+  float lo;        // when keepable
+  bool keepable;
+};
+
 // Entry by entry, as floats.
 struct FloatExtremes {
   float max_x = -INFINITY, min_x = INFINITY;
@@ -92,6 +103,51 @@ struct PairExtremes {
 // vectors in pairs (kPaired; PackedPairs<E>::kOn), else floats.
 template <class E, bool kPaired>
 using GatherExtremes = std::conditional_t<kPaired, PairExtremes<E>, FloatExtremes>;
+
+// A keepable chunk's range into FloatExtremes at once (a template: the
+// gather names it for PairExtremes too, in a branch never taken there).
+template <class Extremes>
+__device__ __forceinline__ void add_chunk_range(Extremes& ext, const ChunkRange& r) {
+  ext.max_x = fmaxf(ext.max_x, r.hi);
+  ext.min_x = fminf(ext.min_x, r.lo);
+}
+
+// b's entries as floats. bf16 chunks straight from their 32-bit words,
+// one instruction an entry: from the 2-byte values the compiler masked
+// each one first (they are the candidates' bits too).
+template <class E, int kCount>
+__device__ __forceinline__ void chunk_floats(const typename E::bits_t (&b)[kCount], float (&x)[kCount]) {
+  if constexpr (std::is_same_v<E, BF16> && kCount % 2 == 0) {
+    uint32_t w[kCount / 2];
+    memcpy(w, b, sizeof(w));
+#pragma unroll
+    for (int i = 0; i < kCount / 2; ++i) {
+      x[2 * i] = __uint_as_float(w[i] << 16);  // little-endian: the lower-addressed entry
+      x[2 * i + 1] = __uint_as_float(w[i] & 0xffff0000u);
+    }
+  } else {
+#pragma unroll
+    for (int t = 0; t < kCount; ++t) x[t] = E::to_float(b[t]);
+  }
+}
+
+// x holds b's entries as floats.
+template <class E, int kCount>
+__device__ __forceinline__ ChunkRange chunk_range(const typename E::bits_t (&b)[kCount], const float (&x)[kCount]) {
+  if constexpr (PackedPairs<E>::kOn && kCount * sizeof(typename E::bits_t) == 16) {
+    using Ops = PackedPairs<E>;
+    uint32_t w[4];
+    memcpy(w, b, sizeof(w));
+    const uint32_t vlo = Ops::min_nan(Ops::min_nan(w[0], w[1]), Ops::min_nan(w[2], w[3]));
+    const uint32_t vhi = Ops::max(Ops::max(w[0], w[1]), Ops::max(w[2], w[3]));
+    const float lo0 = pair_low<E>(vlo), lo1 = pair_high<E>(vlo);
+    return ChunkRange{fmaxf(pair_low<E>(vhi), pair_high<E>(vhi)), fminf(lo0, lo1),
+                      lo0 > -INFINITY && lo1 > -INFINITY};  // NaN fails too
+  } else {
+    const float lo = fold_tree(x, [](float a, float c) { return min_nan(a, c); });
+    return ChunkRange{fold_tree(x, [](float a, float c) { return fmaxf(a, c); }), lo, lo > -INFINITY};
+  }
+}
 
 // Adds a 16-byte vector of 2-byte entries to ext when every entry is
 // keepable (no NaN, no -Inf), and then says in *reaches whether one is at

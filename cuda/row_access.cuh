@@ -38,34 +38,41 @@ __device__ __forceinline__ bool call_stops(F& f, A&&... a) {
   }
 }
 
-// Calls f(count, first, elems, live) over the whole row in index order,
-// where elems holds `count` consecutive elements starting at index `first`
-// (count is a std::integral_constant: 1 for head and tail, the vector width
-// for the body); within a call, thread t's elements precede thread t+1's.
-// Every thread of the block makes the same sequence of calls, so f may use
-// warp collectives and block barriers; `live` says whether this thread's
-// elements are real. kUnroll vectors per thread are loaded before any is
-// used. An f returning bool ends the walk early by returning true.
+// The walk of for_each_chunk and for_each_index_chunk: f over the row's
+// first `head` entries one a thread, then over chunks of kVec entries from
+// index head, then over the entries past the last chunk one a thread.
+// kUnroll chunks a thread are loaded before any is used: one 16-byte load
+// each when vector_loads (row + head is 16-byte aligned), else entry by
+// entry (the L1 serves the lines the first read brought).
 template <class E, int kThreads, int kUnroll, class F>
-__device__ __forceinline__ void for_each_chunk(const typename E::bits_t* row, uint32_t n, F&& f) {
+__device__ __forceinline__ void walk_chunks(const typename E::bits_t* row, uint32_t n, uint32_t head,
+                                            bool vector_loads, F& f) {
   using bits_t = typename E::bits_t;
-  using Split = RowSplit<E>;
-  constexpr int kVec = Split::kVec;
+  constexpr int kVec = RowSplit<E>::kVec;
   static_assert(kThreads >= kVec, "head and tail take one pass");
-  const Split s(row, n);
+  const uint32_t nvec = (n - head) / kVec;
+  const uint32_t tail = head + nvec * kVec;
   {
     const uint32_t i = threadIdx.x;
-    const bool live = i < s.head;
+    const bool live = i < head;
     bits_t b[1] = {live ? row[i] : bits_t(0)};
     if (call_stops(f, std::integral_constant<int, 1>(), i, b, live)) return;
   }
-  const uint4* vrow = reinterpret_cast<const uint4*>(row + s.head);
-  for (uint32_t base = 0; base < s.nvec; base += kThreads * kUnroll) {
+  const bits_t* body = row + head;
+  for (uint32_t base = 0; base < nvec; base += kThreads * kUnroll) {
     uint4 v[kUnroll];
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
       const uint32_t j = base + u * kThreads + threadIdx.x;
-      v[u] = j < s.nvec ? vrow[j] : make_uint4(0, 0, 0, 0);
+      const bool in = j < nvec;
+      if (vector_loads) {
+        v[u] = in ? reinterpret_cast<const uint4*>(body)[j] : make_uint4(0, 0, 0, 0);
+      } else {
+        bits_t b[kVec];
+#pragma unroll
+        for (int t = 0; t < kVec; ++t) b[t] = in ? body[j * kVec + t] : bits_t(0);
+        memcpy(&v[u], b, sizeof(uint4));
+      }
     }
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
@@ -73,69 +80,43 @@ __device__ __forceinline__ void for_each_chunk(const typename E::bits_t* row, ui
       bits_t b[kVec];
       static_assert(sizeof(b) == sizeof(uint4), "one vector");
       memcpy(b, &v[u], sizeof(uint4));
-      if (call_stops(f, std::integral_constant<int, kVec>(), s.head + j * kVec, b, j < s.nvec)) return;
+      if (call_stops(f, std::integral_constant<int, kVec>(), head + j * kVec, b, j < nvec)) return;
     }
   }
   {
-    const uint32_t i = s.tail + threadIdx.x;
+    const uint32_t i = tail + threadIdx.x;
     const bool live = i < n;
     bits_t b[1] = {live ? row[i] : bits_t(0)};
     call_stops(f, std::integral_constant<int, 1>(), i, b, live);
   }
 }
 
-// for_each_chunk's walk (the same calls in the same order) with the next
-// kUnroll vectors loaded before the current kUnroll are used: at least
-// kUnroll loads stay in flight while f works, where for_each_chunk has
-// none in flight while it uses its last vector. Twice the registers for
-// the vectors; f may not stop the walk.
+// Calls f(count, first, elems, live) over the whole row in index order,
+// where elems holds `count` consecutive elements starting at index `first`
+// (count is a std::integral_constant: 1 for head and tail, the vector width
+// for the body); within a call, thread t's elements precede thread t+1's.
+// Every thread of the block makes the same sequence of calls, so f may use
+// warp collectives and block barriers; `live` says whether this thread's
+// elements are real. The body's chunks are the row's 16-byte vectors, and
+// kUnroll vectors per thread are loaded before any is used. An f returning
+// bool ends the walk early by returning true.
 template <class E, int kThreads, int kUnroll, class F>
-__device__ __forceinline__ void for_each_chunk_overlapped(const typename E::bits_t* row, uint32_t n, F&& f) {
-  using bits_t = typename E::bits_t;
-  using Split = RowSplit<E>;
-  constexpr int kVec = Split::kVec;
-  constexpr uint32_t kStep = kThreads * kUnroll;
-  static_assert(kThreads >= kVec, "head and tail take one pass");
-  const Split s(row, n);
-  {
-    const uint32_t i = threadIdx.x;
-    const bool live = i < s.head;
-    bits_t b[1] = {live ? row[i] : bits_t(0)};
-    f(std::integral_constant<int, 1>(), i, b, live);
-  }
-  const uint4* vrow = reinterpret_cast<const uint4*>(row + s.head);
-  const auto load = [&](uint4(&v)[kUnroll], uint32_t base) {
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const uint32_t j = base + u * kThreads + threadIdx.x;
-      v[u] = j < s.nvec ? vrow[j] : make_uint4(0, 0, 0, 0);
-    }
-  };
-  const auto use = [&](const uint4(&v)[kUnroll], uint32_t base) {
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const uint32_t j = base + u * kThreads + threadIdx.x;
-      bits_t b[kVec];
-      static_assert(sizeof(b) == sizeof(uint4), "one vector");
-      memcpy(b, &v[u], sizeof(uint4));
-      f(std::integral_constant<int, kVec>(), s.head + j * kVec, b, j < s.nvec);
-    }
-  };
-  uint4 even[kUnroll], odd[kUnroll];
-  load(even, 0);
-  for (uint32_t base = 0; base < s.nvec; base += 2 * kStep) {  // the same trips on every thread
-    load(odd, base + kStep);
-    use(even, base);
-    if (base + kStep >= s.nvec) break;
-    load(even, base + 2 * kStep);
-    use(odd, base + kStep);
-  }
-  {
-    const uint32_t i = s.tail + threadIdx.x;
-    const bool live = i < n;
-    bits_t b[1] = {live ? row[i] : bits_t(0)};
-    f(std::integral_constant<int, 1>(), i, b, live);
-  }
+__device__ __forceinline__ void for_each_chunk(const typename E::bits_t* row, uint32_t n, F&& f) {
+  walk_chunks<E, kThreads, kUnroll>(row, n, RowSplit<E>(row, n).head, true, f);
+}
+
+// for_each_chunk's calls over [lo, hi) of a row (first relative to lo),
+// with the body's chunks at row indices that are multiples of the vector
+// width whatever the row's address: the same calls as for_each_chunk's on
+// a 16-byte aligned row and lo, loaded entry by entry on another. For a
+// pass that must see the same chunks at any alignment (the top-p gather's
+// rest mass). One walk for both, so f is inlined once (run 124: a second
+// walk beside for_each_chunk's spilled the sliced split kernels).
+template <class E, int kThreads, int kUnroll, class F>
+__device__ __forceinline__ void for_each_index_chunk(const typename E::bits_t* row, uint32_t lo, uint32_t hi, F&& f) {
+  constexpr uint32_t kVec = RowSplit<E>::kVec;
+  const uint32_t head = min(hi - lo, (kVec - lo % kVec) % kVec);
+  walk_chunks<E, kThreads, kUnroll>(row + lo, hi - lo, head, reinterpret_cast<uintptr_t>(row) % 16 == 0, f);
 }
 
 // Asks the L2 for the n elements at row, one request per 32-byte sector

@@ -225,9 +225,9 @@ __device__ uint32_t sigma_threshold(Value sample_value, uint32_t n, CandidateAim
 // the threshold value. kRestMass is a template argument: every instruction
 // of the loop is issued for every entry, even predicated off, and a warp
 // issues its next loads only after it has used the last ones (run 29: the
-// rest-mass code, predicated off, made joint calls 8 % slower). kLoadAhead
-// walks with for_each_chunk_overlapped (see gather_candidates).
-template <class Policy, class E, bool kRestMass, bool kLoadAhead, bool kPairs, class Sh>
+// rest-mass code, predicated off, made joint calls 8 % slower). kWholeRow
+// (with kRestMass): the part is a whole row (see gather_candidates).
+template <class Policy, class E, bool kRestMass, bool kWholeRow, bool kPairs, class Sh>
 __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo, uint32_t hi, uint32_t key_thr,
                                      Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
@@ -249,9 +249,9 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
   // fp16 / bf16 without the rest mass, when kPairs: a vector of keepable
   // entries is settled in pairs (packed_pairs.cuh).
   constexpr bool kPaired = kPairs && PackedPairs<E>::kOn && !kRestMass;
-  // Whole rows' gathers: top-p's loads ahead, joint / top-k's are not
-  // paired (gather_candidates), as the second top-k gather.
-  constexpr bool kWholeRowGather = kRestMass ? kLoadAhead : !kPairs;
+  // Whole rows' gathers: top-p's (kWholeRow), and joint / top-k's, which
+  // are not paired (gather_candidates), as the second top-k gather.
+  constexpr bool kWholeRowGather = kRestMass ? kWholeRow : !kPairs;
   GatherExtremes<E, kPaired> ext;  // over keepable entries
   mass_t rest = 0;
   const auto each_entry = [&](auto count, uint32_t first, const auto& b, bool live) {
@@ -283,6 +283,46 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
         const float x = E::to_float(b[t]);
         append_candidate(live && x > -INFINITY && x >= thr, b[t], lo + first + t, sh);
       }
+    } else if constexpr (kRestMass) {
+      // A chunk of keepable entries (nearly every chunk of a row) is
+      // counted and its extremes taken at once, and its entries are only
+      // tested against thr for the rest mass: entry by entry, the flags
+      // outlived the predicates and ptxas kept them as bits of a register
+      // (PERFLOG runs 114, 121). A chunk with NaN or -Inf goes entry by
+      // entry; the shares are the same either way, and the chunk's rest
+      // mass is one sum of them (rest_mass_of).
+      float x[kCount], share[kCount];
+      chunk_floats<E>(b, x);
+      const ChunkRange range = chunk_range<E>(b, x);
+      if (live && range.keepable) {
+        keepable_count += kCount;
+        add_chunk_range(ext, range);
+        any = range.hi >= thr;
+#pragma unroll
+        for (int t = 0; t < kCount; ++t) share[t] = !(x[t] >= thr) ? rest_share_below(x[t], thr) : 0.0f;
+      } else {
+#pragma unroll
+        for (int t = 0; t < kCount; ++t) {
+          const bool ok = live && x[t] > -INFINITY;
+          if (ok) {
+            ++keepable_count;
+            ext.add(x[t], b[t]);
+          }
+          const bool cand = ok && x[t] >= thr;
+          any |= cand;
+          share[t] = ok && !cand ? rest_share_below(x[t], thr) : 0.0f;
+        }
+      }
+      rest += rest_mass_of(share);
+      if (!warp_any(any)) return;
+      bool cand[kCount];
+#pragma unroll
+      for (int t = 0; t < kCount; ++t) cand[t] = live && x[t] > -INFINITY && x[t] >= thr;
+      if constexpr (!kWholeRowGather) {
+        append_candidates(cand, b, lo + first, sh);
+      } else {
+        append_lane_candidates(cand, b, lo + first, sh);
+      }
     } else {
       bool cand[kCount];
 #pragma unroll
@@ -295,29 +335,26 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
         }
         cand[t] = ok && x >= thr;
         any |= cand[t];
-        if (kRestMass && ok && !cand[t]) rest += rest_mass_below(x, thr);
       }
       if (!warp_any(any)) return;
       // Whole rows: an atomic a lane (PERFLOG run 105). Split rows' parts
       // keep their kernel's code as before it, which was faster for
       // their joint calls (runs 105-106: with an atomic a lane in the
-      // parts' gathers, B <= 32 joint 1-2 % slower): the top-p gathers
-      // reserve a warp's vector at once, the fp32 joint and top-k ones
-      // an entry at a time, skipped where no lane has one.
+      // parts' gathers, B <= 32 joint 1-2 % slower): the fp32 joint and
+      // top-k ones append an entry at a time, skipped where no lane has
+      // one (the top-p gathers above reserve a warp's vector at once).
       if constexpr (!kWholeRowGather) {
-        if constexpr (kRestMass) {
-          append_candidates(cand, b, lo + first, sh);
-        } else {
 #pragma unroll
-          for (int t = 0; t < kCount; ++t) append_candidate(cand[t], b[t], lo + first + t, sh);
-        }
+        for (int t = 0; t < kCount; ++t) append_candidate(cand[t], b[t], lo + first + t, sh);
       } else {
         append_lane_candidates(cand, b, lo + first, sh);
       }
     }
   };
-  if constexpr (kLoadAhead) {
-    for_each_chunk_overlapped<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, each_entry);
+  // The rest mass is summed by chunks at vector multiples of the row index,
+  // whatever the row's address (for_each_index_chunk).
+  if constexpr (kRestMass) {
+    for_each_index_chunk<E, kThreads, Policy::kLoadsInFlight>(row, lo, hi, each_entry);
   } else {
     for_each_chunk<E, kThreads, Policy::kLoadsInFlight>(row + lo, hi - lo, each_entry);
   }
@@ -338,11 +375,10 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
   __syncthreads();
 }
 
-// kWholeRow: the part is a whole row. The top-p gather of a whole row,
-// which sums the rest mass, then loads its next vectors before using the
-// current ones (run 46: top-p alone at B >= 256 4-7 % faster); the other
-// gathers did not gain (joint, top-k) or lost (the split rows' short
-// parts, halves most: their loop spilled) and keep for_each_chunk.
+// kWholeRow: the part is a whole row. Every gather walks with
+// for_each_chunk: the whole-row top-p gather's load-ahead (run 46: 4-7 %
+// faster when its loop took ~200 instructions a bf16 vector) held 32
+// registers that spilled its lean loop of run 122 (PERFLOG run 123).
 // Entries in pairs (fp16 / bf16, no rest mass) only in parts: split rows'
 // joint and top-k gathers 4 % faster, whole rows' 2 % slower (run 79).
 template <class Policy, class E, bool kWholeRow, class Sh>
@@ -578,7 +614,7 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
 // (whatever the count), or 0 when the sample promises nothing lower. A
 // buffer that overflowed is not aimed again: a sample blind to the crowd
 // above the threshold (ties, a hidden mode) stays blind. The pass is the
-// joint gather's (no rest mass, no load-ahead: the fewest registers).
+// joint gather's (no rest mass: the fewest registers).
 template <class Policy, class E, class Sh>
 __device__ uint32_t regather_top_k(const typename E::bits_t* row, uint32_t n, uint32_t k, uint32_t key_thr,
                                    Sh& sh) {

@@ -245,6 +245,39 @@ func TestGPUBatchInvarianceAndDeterminism(t *testing.T) {
 	}
 }
 
+// A row's top-p mask does not depend on its address: the gather sums the
+// rest mass by chunks at row indices, so rows that are not 16-byte aligned
+// (a row stride of vocab+3) give the bits of the same rows packed densely,
+// in split rows (3) and whole rows (150) alike.
+func TestGPUTopPAlignmentInvariance(t *testing.T) {
+	s, nc := newGPU(t), newNative(t)
+	const vocab = 20000
+	dtypes := []sampler.DType{sampler.Float32, sampler.Float16, sampler.BFloat16}
+	dists := []testcases.Dist{testcases.LLMLike, testcases.Flat, testcases.NegInfMask90, testcases.WithNaN}
+	if testing.Short() { // under the sanitizers
+		dtypes, dists = dtypes[2:], []testcases.Dist{testcases.LLMLike, testcases.NegInfMask90}
+	}
+	for _, d := range dtypes {
+		for _, dist := range dists {
+			for _, batch := range []int{3, 150} {
+				t.Run(fmt.Sprintf("%s/%s/%d", d, dist, batch), func(t *testing.T) {
+					logits := testcases.Logits(batch, vocab, dist, 77)
+					p := make([]float32, batch)
+					for i := range p {
+						p[i] = 0.9
+					}
+					_, dense := deviceRun(t, s, nc, d, logits, batch, vocab, vocab, nil, p, false, false)
+					_, strided := deviceRun(t, s, nc, d, logits, batch, vocab, vocab+3, nil, p, false, false)
+					for r := 0; r < batch; r++ {
+						row := bitsOf(dense[r*vocab : (r+1)*vocab])
+						require.Equal(t, row, bitsOf(strided[r*vocab:(r+1)*vocab]), "row %d at stride %d", r, vocab+3)
+					}
+				})
+			}
+		}
+	}
+}
+
 func bitsOf(xs []float32) []uint32 {
 	out := make([]uint32, len(xs))
 	for i, x := range xs {
