@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
+	"github.com/qrita-project/qrita/internal/halfbits"
 	"github.com/qrita-project/qrita/internal/native"
 	"github.com/qrita-project/qrita/internal/testcases"
 )
@@ -14,6 +17,11 @@ import (
 // phasesAblation runs BenchmarkGPUPhases under kernel ablation bits
 // (qrita_ablation), e.g. -phases-ablation=16 for no-sort.
 var phasesAblation = flag.Uint("phases-ablation", 0, "BenchmarkGPUPhases: qrita_ablation bits of the timed calls")
+
+// phasesDType picks the element type of BenchmarkGPUPhases' logits: the
+// fixed costs of a row (threshold, decide) weigh more against the half
+// bytes of fp16 / bf16.
+var phasesDType = flag.String("phases-dtype", "fp32", "BenchmarkGPUPhases: element type of the logits (fp32, fp16 or bf16)")
 
 // BenchmarkGPUPhases reports where a row's time goes: the mean SM cycles
 // of the threshold, gather, decide and write phases (as the block that
@@ -39,7 +47,7 @@ func BenchmarkGPUPhases(b *testing.B) {
 		}
 		cases = append(cases, c)
 	}
-	for _, sh := range []shape{{1, 128256}, {8, 262208}, {64, 128256}, {1024, 128256}, {256, 262208}} {
+	for _, sh := range []shape{{1, 128256}, {8, 262208}, {64, 128256}, {1024, 128256}, {256, 262208}, {1024, 262208}} {
 		for _, m := range modes {
 			add(sh, testcases.LLMLike, m)
 		}
@@ -55,12 +63,16 @@ func BenchmarkGPUPhases(b *testing.B) {
 			if gpuSkipReason != "" {
 				b.Skip("qrita-gpu: no usable GPU: " + gpuSkipReason)
 			}
+			dtype, ok := map[string]native.DType{"fp32": native.F32, "fp16": native.F16, "bf16": native.BF16}[*phasesDType]
+			if !ok {
+				b.Fatalf("-phases-dtype %q: want fp32, fp16 or bf16", *phasesDType)
+			}
 			nc := newNativeB(b)
 			orig, k, p := c.Args()
 			var rows []native.RowStats
 			for i := 0; i < b.N; i++ {
 				for range 2 { // the first call warms the caches and the stream's workspace
-					_, rows = ablatedRun(b, nc, orig, c.Batch, c.Vocab, k, p, false, native.Ablation(*phasesAblation))
+					rows = phasesRun(b, nc, dtype, orig, c.Batch, c.Vocab, k, p, native.Ablation(*phasesAblation))
 				}
 			}
 			var mean [4]float64
@@ -81,4 +93,41 @@ func BenchmarkGPUPhases(b *testing.B) {
 				c.Name, mean[0], mean[1], mean[2], mean[3], hits, cands)
 		})
 	}
+}
+
+// phasesRun masks the rows in dtype d on the device and returns the
+// kernel's per-row counters.
+func phasesRun(b *testing.B, nc *native.Ctx, d native.DType, logits []float32, batch, vocab int, k []int32, p []float32,
+	a native.Ablation) []native.RowStats {
+	b.Helper()
+	if d == native.F32 {
+		_, rows := ablatedRun(b, nc, logits, batch, vocab, k, p, false, a)
+		return rows
+	}
+	f := halfbits.BFloat16
+	if d == native.F16 {
+		f = halfbits.Half
+	}
+	bits, _ := f.Round(logits)
+	dev, err := nc.Malloc(len(bits) * 2)
+	require.NoError(b, err)
+	defer nc.Free(dev)
+	require.NoError(b, native.CopyToDevice(nc, dev, bits))
+	stats, err := nc.Malloc(batch * native.RowStatsBytes)
+	require.NoError(b, err)
+	defer nc.Free(stats)
+	r := &native.Request{Logits: dev, DType: d, Batch: batch, Vocab: vocab, RowStride: vocab}
+	if k != nil {
+		r.KDevice = deviceCopy(b, nc, k)
+		defer nc.Free(r.KDevice)
+	}
+	if p != nil {
+		r.PDevice = deviceCopy(b, nc, p)
+		defer nc.Free(r.PDevice)
+	}
+	require.NoError(b, nc.BenchTopKTopP(r, a, stats))
+	require.NoError(b, nc.Sync(0))
+	rows := make([]native.RowStats, batch)
+	require.NoError(b, native.CopyFromDevice(nc, rows, stats))
+	return rows
 }
