@@ -40,7 +40,7 @@ struct TruncateAlgorithmPolicy {
   // (~1000 at V = 128256, where the nuclei of LLM-like rows at p = 0.9
   // hold 10-50 entries; a nucleus reaching below them gathers once more:
   // PERFLOG run 112).
-  static constexpr int kTopPTargetDivisor = 8;
+  static constexpr int kTopPTargetDivisor = 16;
   // Both targets times this (top-p's at most a kMaxTargetDivisor-th of
   // the buffer) when fewer than a kSparseSampleDivisor-th of the sample
   // is finite (rows mostly -Inf): their mean and deviation are looser, a
