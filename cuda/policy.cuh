@@ -37,11 +37,12 @@ struct TruncateAlgorithmPolicy {
   // ... and at most this share of the buffer (room for sampling error).
   static constexpr int kMaxTargetDivisor = 4;
   // Target candidates of a row with top-p alone: this share of the buffer
-  // (~1000 at V = 128256, where the nuclei of LLM-like rows at p = 0.9
+  // (~500 at V = 128256, where the nuclei of LLM-like rows at p = 0.9
   // hold 10-50 entries; a nucleus reaching below them gathers once more:
-  // PERFLOG run 112).
-  static constexpr int kTopPTargetDivisor = 8;
-  // Both targets times this (top-p's at most a kMaxTargetDivisor-th of
+  // PERFLOG runs 112, 127). Rows mostly -Inf aim at the bound
+  // (kMaxTargetDivisor) instead: their nuclei run longer.
+  static constexpr int kTopPTargetDivisor = 16;
+  // A top-k target times this (at most a kMaxTargetDivisor-th of
   // the buffer) when fewer than a kSparseSampleDivisor-th of the sample
   // is finite (rows mostly -Inf): their mean and deviation are looser, a
   // top-k that misses reads the row again (rows 90 % -Inf: ~1.7 % of them

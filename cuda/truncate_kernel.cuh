@@ -56,7 +56,7 @@ __device__ CandidateAim candidate_target(bool do_k, uint32_t k) {
   constexpr uint32_t kMost = kCap / Policy::kMaxTargetDivisor;
   constexpr uint32_t kTopP = kCap / Policy::kTopPTargetDivisor;
   static_assert(kTopP <= kMost, "top-p's target within the bound");
-  if (!do_k) return CandidateAim{kTopP, min(kTopP * Policy::kSparseTargetBoost, kMost)};
+  if (!do_k) return CandidateAim{kTopP, kMost};
   const uint32_t want = max(k * Policy::kTopKOversample, static_cast<uint32_t>(Policy::kMinCandidates));
   const uint32_t most = max(kMost, k + k / 4);
   return CandidateAim{min(want, most), min(want * Policy::kSparseTargetBoost, most)};
