@@ -101,29 +101,36 @@ func ablatedRun(t testing.TB, nc *native.Ctx, logits []float32, batch, vocab int
 	keepTies bool, a native.Ablation) ([]float32, []native.RowStats) {
 	t.Helper()
 	dev := deviceCopy(t, nc, logits)
+	defer nc.Free(dev)
+	rows := benchRun(t, nc, dev, native.F32, batch, vocab, k, p, keepTies, a)
+	out := make([]float32, len(logits))
+	require.NoError(t, native.CopyFromDevice(nc, out, dev))
+	return out, rows
+}
+
+// benchRun masks the dense rows at dev (element type d) with
+// BenchTopKTopP, k and p uploaded for the call, and returns the row
+// counters once the call has finished.
+func benchRun(t testing.TB, nc *native.Ctx, dev uintptr, d native.DType, batch, vocab int, k []int32, p []float32,
+	keepTies bool, a native.Ablation) []native.RowStats {
+	t.Helper()
 	stats, err := nc.Malloc(batch * native.RowStatsBytes)
 	require.NoError(t, err)
 	defer nc.Free(stats)
-	r := &native.Request{Logits: dev, DType: native.F32, Batch: batch, Vocab: vocab, RowStride: vocab,
-		KeepTies: keepTies}
+	r := &native.Request{Logits: dev, DType: d, Batch: batch, Vocab: vocab, RowStride: vocab, KeepTies: keepTies}
 	if k != nil {
 		r.KDevice = deviceCopy(t, nc, k)
+		defer nc.Free(r.KDevice)
 	}
 	if p != nil {
 		r.PDevice = deviceCopy(t, nc, p)
+		defer nc.Free(r.PDevice)
 	}
 	require.NoError(t, nc.BenchTopKTopP(r, a, stats))
 	require.NoError(t, nc.Sync(0))
-	out := make([]float32, len(logits))
-	require.NoError(t, native.CopyFromDevice(nc, out, dev))
 	rows := make([]native.RowStats, batch)
 	require.NoError(t, native.CopyFromDevice(nc, rows, stats))
-	for _, d := range []uintptr{dev, r.KDevice, r.PDevice} {
-		if d != 0 {
-			nc.Free(d)
-		}
-	}
-	return out, rows
+	return rows
 }
 
 // deviceCopy uploads xs to new device memory.

@@ -9,9 +9,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/qrita-project/qrita/internal/halfbits"
 	"github.com/qrita-project/qrita/internal/native"
 	"github.com/qrita-project/qrita/internal/testcases"
+	"github.com/qrita-project/qrita/sampler"
 )
 
 // phasesAblation runs BenchmarkGPUPhases under kernel ablation bits
@@ -58,14 +58,14 @@ func BenchmarkGPUPhases(b *testing.B) {
 		}
 	}
 	add(shape{1, 128256}, testcases.Flat, modes[2]) // a split row's team runs its top-p passes
+	dtype, ok := map[string]sampler.DType{"fp32": sampler.Float32, "fp16": sampler.Float16, "bf16": sampler.BFloat16}[*phasesDType]
+	if !ok {
+		b.Fatalf("-phases-dtype %q: want fp32, fp16 or bf16", *phasesDType)
+	}
 	for _, c := range cases {
 		b.Run(c.Name, func(b *testing.B) {
 			if gpuSkipReason != "" {
 				b.Skip("qrita-gpu: no usable GPU: " + gpuSkipReason)
-			}
-			dtype, ok := map[string]native.DType{"fp32": native.F32, "fp16": native.F16, "bf16": native.BF16}[*phasesDType]
-			if !ok {
-				b.Fatalf("-phases-dtype %q: want fp32, fp16 or bf16", *phasesDType)
 			}
 			nc := newNativeB(b)
 			orig, k, p := c.Args()
@@ -97,37 +97,17 @@ func BenchmarkGPUPhases(b *testing.B) {
 
 // phasesRun masks the rows in dtype d on the device and returns the
 // kernel's per-row counters.
-func phasesRun(b *testing.B, nc *native.Ctx, d native.DType, logits []float32, batch, vocab int, k []int32, p []float32,
+func phasesRun(b *testing.B, nc *native.Ctx, d sampler.DType, logits []float32, batch, vocab int, k []int32, p []float32,
 	a native.Ablation) []native.RowStats {
 	b.Helper()
-	if d == native.F32 {
+	if d == sampler.Float32 {
 		_, rows := ablatedRun(b, nc, logits, batch, vocab, k, p, false, a)
 		return rows
 	}
-	f := halfbits.BFloat16
-	if d == native.F16 {
-		f = halfbits.Half
-	}
-	bits, _ := f.Round(logits)
+	bits, _ := encode(d, logits)
 	dev, err := nc.Malloc(len(bits) * 2)
 	require.NoError(b, err)
 	defer nc.Free(dev)
 	require.NoError(b, native.CopyToDevice(nc, dev, bits))
-	stats, err := nc.Malloc(batch * native.RowStatsBytes)
-	require.NoError(b, err)
-	defer nc.Free(stats)
-	r := &native.Request{Logits: dev, DType: d, Batch: batch, Vocab: vocab, RowStride: vocab}
-	if k != nil {
-		r.KDevice = deviceCopy(b, nc, k)
-		defer nc.Free(r.KDevice)
-	}
-	if p != nil {
-		r.PDevice = deviceCopy(b, nc, p)
-		defer nc.Free(r.PDevice)
-	}
-	require.NoError(b, nc.BenchTopKTopP(r, a, stats))
-	require.NoError(b, nc.Sync(0))
-	rows := make([]native.RowStats, batch)
-	require.NoError(b, native.CopyFromDevice(nc, rows, stats))
-	return rows
+	return benchRun(b, nc, dev, native.DType(d), batch, vocab, k, p, false, a)
 }
