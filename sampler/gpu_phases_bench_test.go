@@ -5,6 +5,7 @@ package sampler_test
 import (
 	"flag"
 	"fmt"
+	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -23,6 +24,15 @@ var phasesAblation = flag.Uint("phases-ablation", 0, "BenchmarkGPUPhases: qrita_
 // bytes of fp16 / bf16.
 var phasesDType = flag.String("phases-dtype", "fp32", "BenchmarkGPUPhases: element type of the logits (fp32, fp16 or bf16)")
 
+// phasesSeed draws BenchmarkGPUPhases' logits as qrita-bench -seed does
+// (the first rows of a draw are the same at any batch), so a bench case's
+// rows can be looked at one by one.
+var phasesSeed = flag.Uint64("phases-seed", 11, "BenchmarkGPUPhases: seed of the generated logits (qrita-bench's -seed)")
+
+// phasesSlowest prints the rows whose phases took longest: a call's tail
+// is often one row, which the means hide.
+var phasesSlowest = flag.Int("phases-slowest", 0, "BenchmarkGPUPhases: also print this many rows with the most cycles")
+
 // BenchmarkGPUPhases reports where a row's time goes: the mean SM cycles
 // of the threshold, gather, decide and write phases (as the block that
 // reports a row saw them), the hit rate and the candidate count, from the
@@ -38,7 +48,7 @@ func BenchmarkGPUPhases(b *testing.B) {
 	var cases []testcases.Case
 	add := func(sh shape, d testcases.Dist, m mode) {
 		c := testcases.Case{Name: fmt.Sprintf("B%d_V%d_%s_%s", sh.batch, sh.vocab, d, m.name), Batch: sh.batch,
-			Vocab: sh.vocab, Dist: d, Seed: 11}
+			Vocab: sh.vocab, Dist: d, Seed: *phasesSeed}
 		if m.k > 0 {
 			c.K = testcases.KConst(m.k)
 		}
@@ -91,6 +101,7 @@ func BenchmarkGPUPhases(b *testing.B) {
 			b.ReportMetric(cands, "cands/row")
 			fmt.Printf("qrita-gpu-phases %-28s threshold %8.0f gather %8.0f decide %8.0f write %8.0f cycles  hit %.3f cands %.0f\n",
 				c.Name, mean[0], mean[1], mean[2], mean[3], hits, cands)
+			printSlowestRows(c.Name, rows, *phasesSlowest)
 		})
 	}
 }
@@ -110,4 +121,26 @@ func phasesRun(b *testing.B, nc *native.Ctx, d sampler.DType, logits []float32, 
 	defer nc.Free(dev)
 	require.NoError(b, native.CopyToDevice(nc, dev, bits))
 	return benchRun(b, nc, dev, native.DType(d), batch, vocab, k, p, false, a)
+}
+
+// printSlowestRows prints the n rows of a call with the most cycles in
+// their four phases, slowest first.
+func printSlowestRows(name string, rows []native.RowStats, n int) {
+	total := func(r native.RowStats) int64 {
+		var t int64
+		for _, cy := range r.Cycles {
+			t += int64(cy)
+		}
+		return t
+	}
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return total(rows[order[a]]) > total(rows[order[b]]) })
+	for _, i := range order[:min(n, len(order))] {
+		r := rows[i]
+		fmt.Printf("qrita-gpu-phases %-28s row %5d  total %9d  threshold %8d gather %8d decide %8d write %8d  hit %d cands %d\n",
+			name, i, total(r), r.Cycles[0], r.Cycles[1], r.Cycles[2], r.Cycles[3], r.Hit, r.Candidates)
+	}
 }
