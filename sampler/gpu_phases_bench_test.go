@@ -126,6 +126,9 @@ func phasesRun(b *testing.B, nc *native.Ctx, d sampler.DType, logits []float32, 
 // printSlowestRows prints the n rows of a call with the most cycles in
 // their four phases, slowest first.
 func printSlowestRows(name string, rows []native.RowStats, n int) {
+	if n <= 0 {
+		return
+	}
 	total := func(r native.RowStats) int64 {
 		var t int64
 		for _, cy := range r.Cycles {
