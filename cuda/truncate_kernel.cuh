@@ -2,9 +2,9 @@
 // them: persistent_kernel.cuh, one block per row; split_kernel.cuh).
 //
 // Per row, in the common case, the logits are read once:
-//   1. sigma-truncation: mean and deviation from a strided sample give a
-//      threshold expected to pass a few times k entries (normal-quantile
-//      table, minus a safety margin);
+//   1. sigma-truncation: mean and deviation from a sample (runs of
+//      entries spread over the row) give a threshold expected to pass a
+//      few times k entries (normal-quantile table, minus a safety margin);
 //   2. one pass over the row gathers the entries above it into shared
 //      memory, counting the keepable entries and, for top-p-only rows,
 //      summing the mass of the rest;
@@ -62,13 +62,19 @@ __device__ CandidateAim candidate_target(bool do_k, uint32_t k) {
   return CandidateAim{min(want, most), min(want * Policy::kSparseTargetBoost, most)};
 }
 
-// Index of entry j of a row's strided sample.
+// Index of entry j of a row's sample: runs of kSampleRun consecutive
+// entries spread evenly over the row, each from a multiple of kSampleRun.
+// A row of fewer than kSampleSize entries (never thresholded by its
+// sample) reads its last entry past the end.
 template <class Policy>
 __device__ __forceinline__ uint32_t sample_index(int j, uint32_t n) {
-  return static_cast<uint32_t>(uint64_t(j) * n / Policy::kSampleSize);
+  constexpr uint32_t kRun = Policy::kSampleRun, kRuns = Policy::kSampleSize / Policy::kSampleRun;
+  static_assert(Policy::kSampleSize % Policy::kSampleRun == 0, "whole runs");
+  const uint32_t start = static_cast<uint32_t>(uint64_t(static_cast<uint32_t>(j) / kRun) * n / kRuns) / kRun * kRun;
+  return min(start + static_cast<uint32_t>(j) % kRun, n - 1);
 }
 
-// This thread's share of a row's strided sample (for sigma_threshold), in
+// This thread's share of a row's sample (for sigma_threshold), in
 // registers: the split kernel and the second top-p gather load it just
 // before they use it (the persistent kernel copies its next row's sample
 // into shared memory instead: SampleWords).
