@@ -15,19 +15,29 @@
 
 namespace qrita {
 
-// Rows a call may hand on; the rest stay with their blocks. Each listed
-// row takes hand_on_slices of the split workspace's regions and one
-// meeting point (launch.cu checks that they fit).
-constexpr int kHandOnSlots = 16;
+// Listed rows are served this many at a time: each takes hand_on_slices
+// of the split workspace's regions and a meeting point for as long as
+// it is served (launch.cu checks that they fit), listed row j those of
+// group j % kHandOnGroups once row j - kHandOnGroups has left them.
+constexpr int kHandOnGroups = 16;
+
+// Rows a call may hand on, as many as the list's room holds (its four
+// counters and the groups' before them): a list of 16 left the 17th
+// missing row of 1024 x 262208 in place, one block reading it three more
+// times at the end of the call (LLM-like rows miss ~2 %; PERFLOG run 131).
+constexpr int kHandOnRows = static_cast<int>(kHandOnListBytes / sizeof(uint32_t)) - 4 - kHandOnGroups;
+static_assert(kHandOnRows >= 4 * kHandOnGroups, "the list outlasts a few rounds of groups");
 
 // Zero between calls: the last block to leave resets it.
 struct HandOnList {
-  uint32_t listed;    // rows offered (those past kHandOnSlots stay in place)
+  uint32_t listed;    // rows offered (those past kHandOnRows stay in place)
   uint32_t claimed;   // parts taken by blocks past their own rows
   uint32_t finished;  // blocks past their own rows
   uint32_t exited;    // blocks gone
-  uint32_t rows[kHandOnSlots];  // row index + 1; 0 until written
+  uint32_t served[kHandOnGroups];  // parts of each group's rows done with it
+  uint32_t rows[kHandOnRows];      // row index + 1; 0 until written
 };
+static_assert(sizeof(HandOnList) == kHandOnListBytes, "the list fills its room");
 
 // The list of a call whose rows may be handed on, else null.
 __device__ __forceinline__ HandOnList* hand_on_list(const TruncateParams& prm) {
@@ -53,7 +63,7 @@ __device__ bool hand_on_row(const void* row, Sh& sh) {
     bool listed = false;
     const HandOnTarget t = sh.hand_on;
     const uint32_t slot = atomicAdd(&t.list->listed, 1u);
-    if (slot < static_cast<uint32_t>(kHandOnSlots)) {
+    if (slot < static_cast<uint32_t>(kHandOnRows)) {
       const int64_t r = (static_cast<const unsigned char*>(row) - t.base) / t.row_bytes;
       atomicExch(&t.list->rows[slot], static_cast<uint32_t>(r + 1));
       listed = true;
@@ -82,7 +92,7 @@ __device__ inline unsigned long long claim_listed_part(HandOnList* list, int S, 
   for (;;) {
     const uint32_t finished = v->finished;
     __threadfence();  // every row listed before `finished` counted is seen below
-    const uint32_t rows = min(v->listed, static_cast<uint32_t>(kHandOnSlots));
+    const uint32_t rows = min(v->listed, static_cast<uint32_t>(kHandOnRows));
     const uint32_t taken = v->claimed;
     if (taken < rows * static_cast<uint32_t>(S)) {
       if (atomicCAS(&list->claimed, taken, taken + 1) != taken) continue;
@@ -95,10 +105,33 @@ __device__ inline unsigned long long claim_listed_part(HandOnList* list, int S, 
   }
 }
 
+// Thread 0 of a block that took part `taken` (claim_listed_part): waits
+// until the part's group is free, every part of the group's previous row
+// done. Those parts were all taken before this one (in order), by blocks
+// that wait on nothing past that row's own parts, so this ends. The part's
+// item for split_items: the group's meeting point and regions.
+__device__ inline uint32_t enter_listed_part(HandOnList* list, uint32_t taken, int S) {
+  const uint32_t row = taken / S, group = row % kHandOnGroups;
+  const uint32_t before = row / kHandOnGroups * static_cast<uint32_t>(S);  // parts of its earlier rows
+  const volatile uint32_t* served = list->served + group;
+  while (*served < before) sleep_briefly();
+  __threadfence();  // the earlier rows' region and meeting-point accesses come first
+  return group * static_cast<uint32_t>(S) + taken % S;
+}
+
+// Thread 0, once the block's part `item` (enter_listed_part) is done with
+// its group's regions and meeting point.
+__device__ inline void leave_listed_part(HandOnList* list, uint32_t item, int S) {
+  __threadfence();
+  atomicAdd(&list->served[item / S], 1u);
+}
+
 // Thread 0 of a block that leaves: the last one resets the list.
 __device__ inline void leave_hand_on(HandOnList* list, unsigned grid) {
   if (atomicAdd(&list->exited, 1u) != grid - 1) return;
-  for (int i = 0; i < kHandOnSlots; ++i) list->rows[i] = 0;
+  const uint32_t rows = min(*static_cast<volatile uint32_t*>(&list->listed), static_cast<uint32_t>(kHandOnRows));
+  for (uint32_t i = 0; i < rows; ++i) list->rows[i] = 0;
+  for (int g = 0; g < kHandOnGroups; ++g) list->served[g] = 0;
   list->listed = 0;
   list->claimed = 0;
   list->finished = 0;

@@ -135,8 +135,8 @@ int hand_on_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab) {
   if (batch <= lim.multiprocessors) return 0;  // one wide block a row: no blocks to spare
   // Every listed row's parts have regions, and a row's parts all fit one
   // grid of the persistent kernel; rows have meeting points.
-  const int64_t parts = clamp_parts(lim.split_blocks / kHandOnSlots, vocab);
-  if (kHandOnSlots > lim.split_blocks / 2 || parts > lim.many_rows_grid) return 0;
+  const int64_t parts = clamp_parts(lim.split_blocks / kHandOnGroups, vocab);
+  if (kHandOnGroups > lim.split_blocks / 2 || parts > lim.many_rows_grid) return 0;
   return parts >= 2 ? static_cast<int>(parts) : 0;
 }
 

@@ -11,7 +11,8 @@
 namespace qrita {
 
 // One part of a listed row, split_items' source in the server: its region
-// and meeting point are its slot's, its logits the row's. The part number
+// and meeting point are its group's (enter_listed_part), its logits the
+// row's. The part number
 // is 32-bit: divided as a 64-bit one, it made the server spill 296 bytes
 // of loads where this takes 132 (PERFLOG run 74).
 struct ListedPart {
@@ -27,7 +28,8 @@ struct ListedPart {
 
 // A block past its own rows takes listed rows' parts while there are any
 // (the last S blocks to finish: until every block has finished and every
-// listed part is taken); the last block to leave resets the list. Not
+// listed part is taken), each in its row's group (enter_listed_part); the
+// last block to leave resets the list. Not
 // inlined, and called after the row loop: the loop keeps its registers
 // (PERFLOG run 70).
 template <class Policy, class E>
@@ -50,14 +52,20 @@ __device__ __noinline__ void serve_handed_on_rows(const TruncateParams& kernel_p
   __syncthreads();
   const bool stays = sh.choice.digit != 0;
   for (;;) {
-    if (threadIdx.x == 0) sh.scratch_u64[0] = claim_listed_part(list, S, gridDim.x, stays);
+    if (threadIdx.x == 0) {
+      unsigned long long claim = claim_listed_part(list, S, gridDim.x, stays);
+      // The part's item: its group's regions and meeting point, once free.
+      if (claim != kNoPart) claim = (claim >> 32 << 32) | enter_listed_part(list, static_cast<uint32_t>(claim), S);
+      sh.scratch_u64[0] = claim;
+    }
     __syncthreads();
     const unsigned long long claim = sh.scratch_u64[0];
     __syncthreads();  // scratch is reused
     if (claim == kNoPart) break;
-    const uint32_t part = static_cast<uint32_t>(claim);
+    const uint32_t item = static_cast<uint32_t>(claim);
     const int64_t row = static_cast<int64_t>(claim >> 32);
-    split_items<Policy, E>(prm, regions, syncs, S, ListedPart{part, row}, sh);
+    split_items<Policy, E>(prm, regions, syncs, S, ListedPart{item, row}, sh);
+    if (threadIdx.x == 0) leave_listed_part(list, item, S);  // split_items ends on a barrier
   }
   if (threadIdx.x == 0) leave_hand_on(list, gridDim.x);
 }
