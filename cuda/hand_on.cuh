@@ -21,16 +21,25 @@ namespace qrita {
 // group j % kHandOnGroups once row j - kHandOnGroups has left them.
 constexpr int kHandOnGroups = 16;
 
-// Rows a call may hand on, as many as the list's room holds (its four
+// Rows a call may hand on, as many as the list's room holds (its five
 // counters and the groups' before them): a list of 16 left the 17th
 // missing row of 1024 x 262208 in place, one block reading it three more
 // times at the end of the call (LLM-like rows miss ~2 %; PERFLOG run 131).
-constexpr int kHandOnRows = static_cast<int>(kHandOnListBytes / sizeof(uint32_t)) - 4 - kHandOnGroups;
+constexpr int kHandOnRows = static_cast<int>(kHandOnListBytes / sizeof(uint32_t)) - 5 - kHandOnGroups;
 static_assert(kHandOnRows >= 4 * kHandOnGroups, "the list outlasts a few rounds of groups");
+
+// Past the first kHandOnGroups rows offered, a row is listed only while
+// fewer than one in this many of the rows before it were offered. A
+// served row costs its 16 blocks ~8x the block time it costs in place,
+// so rows that all miss (flat rows, 90 % -Inf masks) keep their blocks
+// equally busy in place, and listing them cost up to 2x (PERFLOG run 131);
+// rare misses, which would each hold the call's end, are all listed.
+constexpr int kHandOnMissShare = 32;
 
 // Zero between calls: the last block to leave resets it.
 struct HandOnList {
-  uint32_t listed;    // rows offered (those past kHandOnRows stay in place)
+  uint32_t offered;   // rows offered
+  uint32_t listed;    // rows taken (those past kHandOnRows stay in place)
   uint32_t claimed;   // parts taken by blocks past their own rows
   uint32_t finished;  // blocks past their own rows
   uint32_t exited;    // blocks gone
@@ -55,18 +64,22 @@ struct HandOnTarget {
 };
 
 // Offers the row at `row` (every thread of the block); true when it was
-// listed, and the block must then leave it alone.
+// listed (kHandOnMissShare, kHandOnRows), and the block must then leave
+// it alone.
 template <class Sh>
 __device__ bool hand_on_row(const void* row, Sh& sh) {
   if (!sh.hand_on.list) return false;
   if (threadIdx.x == 0) {
     bool listed = false;
     const HandOnTarget t = sh.hand_on;
-    const uint32_t slot = atomicAdd(&t.list->listed, 1u);
-    if (slot < static_cast<uint32_t>(kHandOnRows)) {
-      const int64_t r = (static_cast<const unsigned char*>(row) - t.base) / t.row_bytes;
-      atomicExch(&t.list->rows[slot], static_cast<uint32_t>(r + 1));
-      listed = true;
+    const int64_t r = (static_cast<const unsigned char*>(row) - t.base) / t.row_bytes;
+    const uint32_t offer = atomicAdd(&t.list->offered, 1u);
+    if (offer < static_cast<uint32_t>(kHandOnGroups) || int64_t(offer) * kHandOnMissShare <= r) {
+      const uint32_t slot = atomicAdd(&t.list->listed, 1u);
+      if (slot < static_cast<uint32_t>(kHandOnRows)) {
+        atomicExch(&t.list->rows[slot], static_cast<uint32_t>(r + 1));
+        listed = true;
+      }
     }
     sh.choice.digit = listed;
   }
@@ -132,6 +145,7 @@ __device__ inline void leave_hand_on(HandOnList* list, unsigned grid) {
   const uint32_t rows = min(*static_cast<volatile uint32_t*>(&list->listed), static_cast<uint32_t>(kHandOnRows));
   for (uint32_t i = 0; i < rows; ++i) list->rows[i] = 0;
   for (int g = 0; g < kHandOnGroups; ++g) list->served[g] = 0;
+  list->offered = 0;
   list->listed = 0;
   list->claimed = 0;
   list->finished = 0;

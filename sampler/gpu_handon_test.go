@@ -33,36 +33,46 @@ func TestGPUHandedOnRowsMatchInPlace(t *testing.T) {
 		vocab int
 		p     float32
 		joint bool // every third row also has k=50 (never handed on)
+		flat  int  // every flat-th row (from row 5) is a flat row instead, > 0
 	}{
 		// Seed 1: rows 86, 148 and 219 end below the second gather.
-		{testcases.LLMLike, 300, 262208, 0.9, false},
-		{testcases.LLMLike, 300, 262208, 0.9, true},
-		{testcases.LLMLike, 200, 262208, 0.99, false},
-		// Every row misses: more rows than the list holds (236), and
-		// more than its 16 groups serve at once.
-		{testcases.Flat, 300, 32768, 0.9, false},
-		{testcases.NegInfMask90, 200, 32768, 0.9, true},
-		{testcases.Plateau, 150, 32768, 0.9, false},
-		{testcases.BF16Ties, 200, 151936, 0.95, false},
-		{testcases.OneHot, 200, 32768, 0.9, false},
+		{testcases.LLMLike, 300, 262208, 0.9, false, 0},
+		{testcases.LLMLike, 300, 262208, 0.9, true, 0},
+		{testcases.LLMLike, 200, 262208, 0.99, false, 0},
+		// Every row misses: past the first 16 offered, rows stay in place
+		// (kHandOnMissShare).
+		{testcases.Flat, 300, 32768, 0.9, false, 0},
+		// One row in 40 misses: all ~30 are listed, more than the 16
+		// groups serve at once (a second round in the groups' regions).
+		{testcases.LLMLike, 1200, 32768, 0.9, false, 40},
+		{testcases.NegInfMask90, 200, 32768, 0.9, true, 0},
+		{testcases.Plateau, 150, 32768, 0.9, false, 0},
+		{testcases.BF16Ties, 200, 151936, 0.95, false, 0},
+		{testcases.OneHot, 200, 32768, 0.9, false, 0},
 		// Rows shorter than two parts of the minimum size stay in place.
-		{testcases.Flat, 400, 3000, 0.5, false},
+		{testcases.Flat, 400, 3000, 0.5, false, 0},
 		// Split rows of 2 parts (89-132 rows on an H200): sliced passes.
 		// Seed 1's row 86 ends below the second gather; flat rows all
 		// miss, more than the board lists.
-		{testcases.LLMLike, 128, 262208, 0.9, false},
-		{testcases.LLMLike, 100, 262208, 0.99, false},
-		{testcases.Flat, 100, 128256, 0.9, false},
-		{testcases.NegInfMask90, 100, 128256, 0.9, true},
-		{testcases.Plateau, 120, 32768, 0.9, false},
-		{testcases.BF16Ties, 100, 151936, 0.95, false},
-		{testcases.OneHot, 120, 32768, 0.9, false},
+		{testcases.LLMLike, 128, 262208, 0.9, false, 0},
+		{testcases.LLMLike, 100, 262208, 0.99, false, 0},
+		{testcases.Flat, 100, 128256, 0.9, false, 0},
+		{testcases.NegInfMask90, 100, 128256, 0.9, true, 0},
+		{testcases.Plateau, 120, 32768, 0.9, false, 0},
+		{testcases.BF16Ties, 100, 151936, 0.95, false, 0},
+		{testcases.OneHot, 120, 32768, 0.9, false, 0},
 		// Four parts a row: not sliced.
-		{testcases.Flat, 64, 128256, 0.9, false},
+		{testcases.Flat, 64, 128256, 0.9, false, 0},
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s_%dx%d_p%g_joint%v", c.dist, c.batch, c.vocab, c.p, c.joint), func(t *testing.T) {
 			logits := testcases.Logits(c.batch, c.vocab, c.dist, 1)
+			if c.flat > 0 {
+				rng := testcases.NewRand(2)
+				for r := 5; r < c.batch; r += c.flat {
+					testcases.Fill(logits[r*c.vocab:(r+1)*c.vocab], testcases.Flat, rng)
+				}
+			}
 			p := make([]float32, c.batch)
 			var k []int32
 			if c.joint {
