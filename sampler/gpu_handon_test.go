@@ -33,7 +33,7 @@ func TestGPUHandedOnRowsMatchInPlace(t *testing.T) {
 		vocab int
 		p     float32
 		joint bool // every third row also has k=50 (never handed on)
-		flat  int  // every flat-th row (from row 5) is a flat row instead, > 0
+		flat  int  // > 0: rows 5, 5 + flat, 5 + 2 flat ... are flat rows instead
 	}{
 		// Seed 1: rows 86, 148 and 219 end below the second gather.
 		{testcases.LLMLike, 300, 262208, 0.9, false, 0},
