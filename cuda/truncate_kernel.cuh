@@ -64,8 +64,8 @@ __device__ CandidateAim candidate_target(bool do_k, uint32_t k) {
 
 // Index of entry j of a row's sample: runs of kSampleRun consecutive
 // entries spread evenly over the row, each from a multiple of kSampleRun.
-// A row of fewer than kSampleSize entries (never thresholded by its
-// sample) reads its last entry past the end.
+// In a row of fewer than kSampleSize entries (never thresholded by its
+// sample) the runs would reach past its end: they read its last entry.
 template <class Policy>
 __device__ __forceinline__ uint32_t sample_index(int j, uint32_t n) {
   constexpr uint32_t kRun = Policy::kSampleRun, kRuns = Policy::kSampleSize / Policy::kSampleRun;

@@ -16,14 +16,14 @@ import (
 // top-p at 0.9 keeps most of such a row, so its nucleus ends far below
 // any candidate buffer and the value-binned search over the row decides
 // it (cuda/binned_topp.cuh), its last bin a few hundredths of a binade
-// wide. On odd rows the sample (sampleIndex) holds values three
+// wide. On odd rows the sample (testcases.SampleIndex) holds values three
 // deviations higher, which moves the threshold and the bins.
 func flatRows(batch, vocab int, seed uint64) []float32 {
 	logits := testcases.Logits(batch, vocab, testcases.Flat, seed)
 	for r := 1; r < batch; r += 2 {
 		row := logits[r*vocab : (r+1)*vocab]
 		for j := range 1024 {
-			row[sampleIndex(j, vocab)] += 0.03
+			row[testcases.SampleIndex(j, vocab)] += 0.03
 		}
 	}
 	return logits

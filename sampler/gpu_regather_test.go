@@ -24,7 +24,7 @@ var plants = []struct {
 }{{1, 40}, {2, 40}, {3, 20}, {8, 20}, {2, 80}, {3, 80}, {6, 80}, {8, 80}}
 
 // plantedRows returns batch rows of N(0,1) values, row r with plants[r %
-// len(plants)] on its sample (sampleIndex).
+// len(plants)] on its sample (testcases.SampleIndex).
 func plantedRows(batch, vocab int, seed uint64) []float32 {
 	rng := testcases.NewRand(seed)
 	logits := make([]float32, batch*vocab)
@@ -35,7 +35,7 @@ func plantedRows(batch, vocab int, seed uint64) []float32 {
 		}
 		pl := plants[r%len(plants)]
 		for j := range pl.m {
-			row[sampleIndex(j*97+5, vocab)] = pl.v
+			row[testcases.SampleIndex(j*97+5, vocab)] = pl.v
 		}
 	}
 	return logits

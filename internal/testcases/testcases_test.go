@@ -259,3 +259,21 @@ func TestDiffKeepTiesNeverExcusesASplitTie(t *testing.T) {
 	m, _ = Diff(orig, half, 1, 5, nil, []float32{p}, reference.KeepTies)
 	assert.Equal(t, []int{0}, m)
 }
+
+// The kernels' sample is 128 runs of 8 consecutive entries, each from a
+// multiple of 8, in order and inside the row.
+func TestSampleIndexIsRunsOfEightInsideTheRow(t *testing.T) {
+	for _, vocab := range []int{4097, 32768, 128256, 151936, 262208} {
+		prev := -1
+		for j := range 1024 {
+			i := SampleIndex(j, vocab)
+			if i < 0 || i >= vocab || i <= prev {
+				t.Fatalf("vocab %d: entry %d at %d after %d", vocab, j, i, prev)
+			}
+			if j%8 == 0 && i%8 != 0 || j%8 != 0 && i != prev+1 {
+				t.Fatalf("vocab %d: entry %d at %d breaks its run (previous %d)", vocab, j, i, prev)
+			}
+			prev = i
+		}
+	}
+}

@@ -26,23 +26,20 @@ import (
 
 const (
 	sampleSize    = 1024
-	sampleRun     = 8
 	topPTarget    = 256  // kCandidateCapacity / kTopPTargetDivisor
 	capacity      = 4096 // kCandidateCapacity
 	sigmaMargin   = 0.25
 	sampleMinimum = 4096 // rows this short are gathered whole (kGatherWholeRowBelow)
 )
 
-// The sample layouts: entry j of a row of n.
+// The sample layouts: entry j of a row of n (strided: the kernels' before
+// run 130).
 var layouts = []struct {
 	name  string
 	index func(j, n int) int
 }{
 	{"strided", func(j, n int) int { return j * n / sampleSize }},
-	{"runs-of-8", func(j, n int) int {
-		start := (j / sampleRun) * n / (sampleSize / sampleRun) / sampleRun * sampleRun
-		return min(start+j%sampleRun, n-1)
-	}},
+	{"runs-of-8", testcases.SampleIndex}, // the kernels' since run 130
 }
 
 func main() {
