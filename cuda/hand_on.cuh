@@ -19,14 +19,14 @@ namespace qrita {
 // of the split workspace's regions and a meeting point for as long as
 // it is served (launch.cu checks that they fit), listed row j those of
 // group j % kHandOnGroups once row j - kHandOnGroups has left them.
-constexpr int kHandOnGroups = 16;
+constexpr int kHandOnGroups = 32;
 
 // Rows a call may hand on, as many as the list's room holds (its five
 // counters and the groups' before them): a list of 16 left the 17th
 // missing row of 1024 x 262208 in place, one block reading it three more
 // times at the end of the call (LLM-like rows miss ~2 %; PERFLOG run 131).
 constexpr int kHandOnRows = static_cast<int>(kHandOnListBytes / sizeof(uint32_t)) - 5 - kHandOnGroups;
-static_assert(kHandOnRows >= 4 * kHandOnGroups, "the list outlasts a few rounds of groups");
+static_assert(kHandOnRows >= 2 * kHandOnGroups, "the list outlasts a few rounds of groups");
 
 // Past the first kHandOnGroups rows offered, a row is listed only while
 // fewer than one in this many of the rows before it were offered. A
@@ -35,6 +35,8 @@ static_assert(kHandOnRows >= 4 * kHandOnGroups, "the list outlasts a few rounds 
 // equally busy in place, and listing them cost up to 2x (PERFLOG run 131);
 // rare misses, which would each hold the call's end, are all listed.
 constexpr int kHandOnMissShare = 32;
+// The first this many rows offered are listed whatever the share.
+constexpr int kHandOnFreeOffers = 16;
 
 // Zero between calls: the last block to leave resets it.
 struct HandOnList {
@@ -74,7 +76,7 @@ __device__ bool hand_on_row(const void* row, Sh& sh) {
     const HandOnTarget t = sh.hand_on;
     const int64_t r = (static_cast<const unsigned char*>(row) - t.base) / t.row_bytes;
     const uint32_t offer = atomicAdd(&t.list->offered, 1u);
-    if (offer < static_cast<uint32_t>(kHandOnGroups) || int64_t(offer) * kHandOnMissShare <= r) {
+    if (offer < static_cast<uint32_t>(kHandOnFreeOffers) || int64_t(offer) * kHandOnMissShare <= r) {
       const uint32_t slot = atomicAdd(&t.list->listed, 1u);
       if (slot < static_cast<uint32_t>(kHandOnRows)) {
         atomicExch(&t.list->rows[slot], static_cast<uint32_t>(r + 1));
