@@ -18,7 +18,13 @@ namespace qrita {
 // Listed rows are served this many at a time: each takes hand_on_slices
 // of the split workspace's regions and a meeting point for as long as
 // it is served (launch.cu checks that they fit), listed row j those of
-// group j % kHandOnGroups once row j - kHandOnGroups has left them.
+// group j % kHandOnGroups once row j - kHandOnGroups has left them. The
+// workspace's regions are shared out, so more groups mean fewer parts a
+// row (264 blocks on an H100: 32 groups of 8 parts). 32 groups of 8 took
+// 8-10 % off bf16 top-p alone at 1024 x 262208 against 16 of 16, whose
+// 17th to 26th listed rows waited for a second round; 64 of 4 gained
+// half as much (PERFLOG run 135). A served row's time is mostly its
+// decider's serial steps and the tasks' waits, not the passes (run 134).
 constexpr int kHandOnGroups = 32;
 
 // Rows a call may hand on, as many as the list's room holds (its five
@@ -26,17 +32,17 @@ constexpr int kHandOnGroups = 32;
 // missing row of 1024 x 262208 in place, one block reading it three more
 // times at the end of the call (LLM-like rows miss ~2 %; PERFLOG run 131).
 constexpr int kHandOnRows = static_cast<int>(kHandOnListBytes / sizeof(uint32_t)) - 5 - kHandOnGroups;
-static_assert(kHandOnRows >= 2 * kHandOnGroups, "the list outlasts a few rounds of groups");
+static_assert(kHandOnRows >= 4 * kHandOnGroups, "the list outlasts a few rounds of groups");
 
-// Past the first kHandOnGroups rows offered, a row is listed only while
-// fewer than one in this many of the rows before it were offered. A
-// served row costs its 16 blocks ~8x the block time it costs in place,
-// so rows that all miss (flat rows, 90 % -Inf masks) keep their blocks
-// equally busy in place, and listing them cost up to 2x (PERFLOG run 131);
-// rare misses, which would each hold the call's end, are all listed.
-constexpr int kHandOnMissShare = 32;
-// The first this many rows offered are listed whatever the share.
+// The first kHandOnFreeOffers rows offered are listed; past them, a row
+// is listed only while fewer than one in kHandOnMissShare of the rows
+// before it were offered. A served row costs its parts' blocks several
+// times the block time it costs in place, so rows that all miss (flat
+// rows, 90 % -Inf masks) keep their blocks equally busy in place, and
+// listing them cost up to 2x (PERFLOG run 131); rare misses, which would
+// each hold the call's end, are all listed.
 constexpr int kHandOnFreeOffers = 16;
+constexpr int kHandOnMissShare = 32;
 
 // Zero between calls: the last block to leave resets it.
 struct HandOnList {

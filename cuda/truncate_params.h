@@ -36,7 +36,7 @@ struct TruncateParams : RowBatch {
                         // 8 bytes more (nvcc 11.8, sm_90)
 };
 
-// Room for the hand-on list, just before the rows' meeting points (235
+// Room for the hand-on list, just before the rows' meeting points (219
 // rows, cuda/hand_on.cuh).
 constexpr size_t kHandOnListBytes = 1024;
 

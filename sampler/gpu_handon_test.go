@@ -42,9 +42,9 @@ func TestGPUHandedOnRowsMatchInPlace(t *testing.T) {
 		// Every row misses: past the first 16 offered, rows stay in place
 		// (kHandOnMissShare).
 		{testcases.Flat, 300, 32768, 0.9, false, 0},
-		// One row in 40 misses: all ~30 are listed, more than the 16
+		// One row in 40 misses: all ~60 are listed, more than the 32
 		// groups serve at once (a second round in the groups' regions).
-		{testcases.LLMLike, 1200, 32768, 0.9, false, 40},
+		{testcases.LLMLike, 2400, 16384, 0.9, false, 40},
 		{testcases.NegInfMask90, 200, 32768, 0.9, true, 0},
 		{testcases.Plateau, 150, 32768, 0.9, false, 0},
 		{testcases.BF16Ties, 200, 151936, 0.95, false, 0},
