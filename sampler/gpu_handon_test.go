@@ -42,8 +42,10 @@ func TestGPUHandedOnRowsMatchInPlace(t *testing.T) {
 		// Every row misses: past the first 16 offered, rows stay in place
 		// (kHandOnMissShare).
 		{testcases.Flat, 300, 32768, 0.9, false, 0},
-		// One row in 40 misses: all ~60 are listed, more than the 32
-		// groups serve at once (a second round in the groups' regions).
+		// One row in 40 misses: all ~30 are listed, one round of the 32
+		// groups; at 2400 rows ~60, more than the groups serve at once
+		// (a second round in the groups' regions).
+		{testcases.LLMLike, 1200, 32768, 0.9, false, 40},
 		{testcases.LLMLike, 2400, 16384, 0.9, false, 40},
 		{testcases.NegInfMask90, 200, 32768, 0.9, true, 0},
 		{testcases.Plateau, 150, 32768, 0.9, false, 0},
