@@ -4,8 +4,8 @@
 // aims at 256 candidates, 0.25 deviations of margin) and of the settle
 // test (the candidates' mass short of p times the row's, or more
 // candidates than the buffer holds). It is a model, not the kernel: the
-// quantile comes from math.Erfinv where the kernel interpolates a table,
-// and sums are in float64, so rows at the edge may differ. It tells how
+// quantile is the kernels' interpolated table (internal/quantiles), but
+// sums are in float64, so rows at the edge may differ. It tells how
 // many rows a persistent call would offer for hand-on (cuda/hand_on.cuh),
 // for the strided sample and for runs of 8 (PERFLOG runs 130-131).
 //
@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/qrita-project/qrita/internal/halfbits"
+	"github.com/qrita-project/qrita/internal/quantiles"
 	"github.com/qrita-project/qrita/internal/testcases"
 )
 
@@ -97,7 +98,7 @@ func misses(row []float32, index func(j, n int) int, p float64) bool {
 	mean := s1 / float64(cnt)
 	sd := math.Sqrt(max(0, s2/float64(cnt)-mean*mean))
 	q := float64(topPTarget) * sampleSize / (float64(n) * float64(cnt))
-	z := math.Sqrt2 * math.Erfinv(1-2*q)
+	z := quantiles.Lookup(q)
 	thr := float32(mean + (z-sigmaMargin)*sd)
 	top := float32(math.Inf(-1))
 	for _, x := range row {
