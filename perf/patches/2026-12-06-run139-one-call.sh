@@ -5,12 +5,15 @@
 # run 139 = exp/run139: the rows'
 # 16-byte loads and stores evict-first, ld.global.cs / st.global.cs);
 # then main (n135: run 135's kernel), run 138 (served parts asked of the
-# L2) and run 139 alternating, two samples; then run 139's checks.
-# Carry build/pack139 (one archive: /tmp/{n135,n138,n139}/device).
+# L2), run 139 and run 140 (exp/run140: 139 with 138) alternating, two
+# samples; then run 140's checks (139's and 138's code). NONCU=1 leaves
+# out the profile; TOTAL (575) bounds the call; BUILDS and FEW name the
+# builds timed on every case and on the last few.
+# Carry build/pack139 (one archive: /tmp/{n135,n138,n139,n140}/device).
 #   OUT=... bash perf/patches/2026-12-06-run139-one-call.sh
 set -u
 root=${OUT:-device-out}
-builds=(n135 n138 n139)
+read -ra builds <<<"${BUILDS:-n135 n138 n139 n140}"
 t0=$(date +%s)
 tar -xJf build/pack139/all.tar.xz -C /tmp
 mkdir -p "$root/ncu"
@@ -22,8 +25,10 @@ dram() { # name dtype case build
 }
 timeout 120 /tmp/n135/device/sampler.test -test.v -test.count=1 -test.run TestGPUHandedOnRowsMatchInPlace >"$root/handon-n135.txt" 2>&1
 echo "rc $?" >>"$root/handon-n135.txt"
-for b in n135 n139; do dram bf16-128256-$b bf16 B1024_V128256_llm_p $b; done
-tar -czf "$root/ncu.tgz" -C "$root" ncu && rm -r "$root/ncu"
+if [ -z "${NONCU:-}" ]; then
+  for b in n135 n139; do dram bf16-128256-$b bf16 B1024_V128256_llm_p $b; done
+  tar -czf "$root/ncu.tgz" -C "$root" ncu && rm -r "$root/ncu"
+fi
 bench() { echo "/tmp/$1/device/qrita-bench+-backend+cuda+-baselines+copy+-ref=false"; }
 R='-batch+1024+-vocab+262208+-k+0+-p+0.9+-dist+llm+-dtype+fp32,bf16+-seed'
 T='-batch+1024+-vocab+128256+-k+0+-p+0.9+-dist+llm+-dtype+fp32,bf16'
@@ -37,13 +42,14 @@ for i in 1 2; do
     steps+=("run:T-$r-$i:$(bench $r)+$T")
   done
 done
-for r in "${builds[@]}"; do
+read -ra few <<<"${FEW:-n135 n139 n140}"
+for r in "${few[@]}"; do
   steps+=("run:M-$r-1:$(bench $r)+$M")
   steps+=("run:J-$r-1:$(bench $r)+$J")
   steps+=("run:S-$r-1:$(bench $r)+$S")
 done
-OUT=$root/timings BUDGET=${TIMINGS_BUDGET:-230} STEP_LIMIT=60 bash scripts/device-steps.sh "${steps[@]}"
+OUT=$root/timings BUDGET=${TIMINGS_BUDGET:-250} STEP_LIMIT=60 bash scripts/device-steps.sh "${steps[@]}"
 [ -n "${NOCHECKS:-}" ] && exit 0
 left=$((${TOTAL:-575} - ($(date +%s) - t0)))
-OUT=$root/checks BUDGET=$left TEST_LIMIT=$((left - 20 < 250 ? left - 20 : 250)) BIN=/tmp/${CHECK:-n139}/device \
+OUT=$root/checks BUDGET=$left TEST_LIMIT=$((left - 20 < 250 ? left - 20 : 250)) BIN=/tmp/${CHECK:-n140}/device \
   bash scripts/device-steps.sh checks
