@@ -46,8 +46,13 @@ compile() {
   local side=$1
   "$nvcc" -O3 -DNDEBUG -I"$work/$side/csrc" --generate-code="arch=compute_$arch,code=[compute_$arch,sm_$arch]" \
     --expt-relaxed-constexpr -Xptxas=-warn-spills,-v -std=c++17 -x cu -c "$work/$side/cuda/launch.cu" \
-    -o "$work/$side.o" >"$work/$side.ptxas" 2>&1
-  cuobjdump -sass "$work/$side.o" >"$work/$side.sass"
+    -o "$work/$side.o" >"$work/$side.ptxas.raw" 2>&1
+  cuobjdump -sass "$work/$side.o" >"$work/$side.sass.raw"
+  # Names in an anonymous namespace carry a hash of the source's path,
+  # which differs between the two sides' folders: one placeholder for it.
+  local anon='s/(_INTERNAL_|__N__)[0-9a-f]{8}_/\1H_/g'
+  sed -E "$anon" "$work/$side.ptxas.raw" >"$work/$side.ptxas"
+  sed -E "$anon" "$work/$side.sass.raw" >"$work/$side.sass"
 }
 
 # One line a function: its name, "|", then its registers (kernels only)
@@ -57,7 +62,7 @@ usage_of() {
     /Compiling entry function|Function properties for/ {
       match($0, /_Z[A-Za-z0-9_]+/); name = substr($0, RSTART, RLENGTH)
     }
-    /bytes spill stores/ { spill[name] = $5 "/" $9 }
+    /^[[:space:]]+[0-9]+ bytes stack frame/ { spill[name] = $5 "/" $9 }
     /Used [0-9]+ registers/ {
       for (i = 1; i <= NF; i++) if ($i == "Used") regs[name] = $(i + 1)
     }
