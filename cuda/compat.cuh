@@ -97,6 +97,28 @@ __device__ __forceinline__ void prefetch_l2(const void* p) {
 #endif
 }
 
+// A row's 16-byte load and store; kStream: evict-first in the L1 and
+// the L2 (ld.global.cs / st.global.cs), for the passes of kernels whose
+// policy asks for it (kStreamRows). Plain on HIP.
+template <bool kStream>
+__device__ __forceinline__ uint4 load_vector(const uint4* p) {
+#if !QRITA_HIP && defined(__CUDA_ARCH__)
+  if constexpr (kStream) return __ldcs(p);
+#endif
+  return *p;
+}
+
+template <bool kStream>
+__device__ __forceinline__ void store_vector(uint4* p, const uint4& v) {
+#if !QRITA_HIP && defined(__CUDA_ARCH__)
+  if constexpr (kStream) {
+    __stcs(p, v);
+    return;
+  }
+#endif
+  *p = v;
+}
+
 // Pauses a thread that polls device memory, so that the blocks sharing
 // its multiprocessor keep their issue slots.
 __device__ __forceinline__ void sleep_briefly() {

@@ -7,8 +7,11 @@ namespace {
 using FewRows = BlockShape<TruncatePolicy, TruncatePolicy::kFewRowsThreads, TruncatePolicy::kFewRowsBlocksPerSM>;
 using ManyRows = BlockShape<TruncatePolicy, TruncatePolicy::kManyRowsThreads, TruncatePolicy::kManyRowsBlocksPerSM>;
 using MostRows = BlockShape<TruncatePolicy, TruncatePolicy::kMostRowsThreads, TruncatePolicy::kMostRowsBlocksPerSM>;
-// The split kernel runs many narrow blocks: a part of a row is short.
-using SplitRows = ManyRows;
+// The split kernel runs many narrow blocks: a part of a row is short. Its
+// rows stream evict-first (kStreamRows; PERFLOG run 139).
+struct SplitRows : ManyRows {
+  static constexpr bool kStreamRows = true;
+};
 
 // Dynamic shared memory above 48 KB would need an opt-in per kernel.
 static_assert(sizeof(PersistentShared<FewRows>) <= 48 * 1024 && sizeof(PersistentShared<ManyRows>) <= 48 * 1024 &&

@@ -92,6 +92,12 @@ struct TruncateAlgorithmPolicy {
   // is undecided (1 / 4): before, too few blocks are past their parts to
   // take slices (PERFLOG run 118: flat rows, all missing, +53 % sliced).
   static constexpr int kSlicedPassUndecidedShare = 4;
+  // The rows' 16-byte loads and stores evict-first in the L1 and the L2
+  // (load_vector, store_vector). Off by default: at 1024 rows it
+  // cost 0.4-2.8 %, flat rows 13 % (their passes read the row again);
+  // the split kernel's shape turns it on (cuda/launch.cu), where 64 rows
+  // were 2.5-8 % faster (PERFLOG run 139).
+  static constexpr bool kStreamRows = false;
 };
 
 // One CTA per row, persistent over rows. Batches no larger than the

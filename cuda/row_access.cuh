@@ -44,7 +44,7 @@ __device__ __forceinline__ bool call_stops(F& f, A&&... a) {
 // kUnroll chunks a thread are loaded before any is used: one 16-byte load
 // each when vector_loads (row + head is 16-byte aligned), else entry by
 // entry (the L1 serves the lines the first read brought).
-template <class E, int kThreads, int kUnroll, class F>
+template <class E, int kThreads, int kUnroll, bool kStream, class F>
 __device__ __forceinline__ void walk_chunks(const typename E::bits_t* row, uint32_t n, uint32_t head,
                                             bool vector_loads, F& f) {
   using bits_t = typename E::bits_t;
@@ -66,7 +66,7 @@ __device__ __forceinline__ void walk_chunks(const typename E::bits_t* row, uint3
       const uint32_t j = base + u * kThreads + threadIdx.x;
       const bool in = j < nvec;
       if (vector_loads) {
-        v[u] = in ? reinterpret_cast<const uint4*>(body)[j] : make_uint4(0, 0, 0, 0);
+        v[u] = in ? load_vector<kStream>(reinterpret_cast<const uint4*>(body) + j) : make_uint4(0, 0, 0, 0);
       } else {
         bits_t b[kVec];
 #pragma unroll
@@ -100,9 +100,9 @@ __device__ __forceinline__ void walk_chunks(const typename E::bits_t* row, uint3
 // elements are real. The body's chunks are the row's 16-byte vectors, and
 // kUnroll vectors per thread are loaded before any is used. An f returning
 // bool ends the walk early by returning true.
-template <class E, int kThreads, int kUnroll, class F>
+template <class E, int kThreads, int kUnroll, bool kStream = false, class F>
 __device__ __forceinline__ void for_each_chunk(const typename E::bits_t* row, uint32_t n, F&& f) {
-  walk_chunks<E, kThreads, kUnroll>(row, n, RowSplit<E>(row, n).head, true, f);
+  walk_chunks<E, kThreads, kUnroll, kStream>(row, n, RowSplit<E>(row, n).head, true, f);
 }
 
 // for_each_chunk's calls over [lo, hi) of a row (first relative to lo),
@@ -112,11 +112,11 @@ __device__ __forceinline__ void for_each_chunk(const typename E::bits_t* row, ui
 // pass that must see the same chunks at any alignment (the top-p gather's
 // rest mass). One walk for both, so f is inlined once (run 124: a second
 // walk beside for_each_chunk's spilled the sliced split kernels).
-template <class E, int kThreads, int kUnroll, class F>
+template <class E, int kThreads, int kUnroll, bool kStream = false, class F>
 __device__ __forceinline__ void for_each_index_chunk(const typename E::bits_t* row, uint32_t lo, uint32_t hi, F&& f) {
   constexpr uint32_t kVec = RowSplit<E>::kVec;
   const uint32_t head = min(hi - lo, (kVec - lo % kVec) % kVec);
-  walk_chunks<E, kThreads, kUnroll>(row + lo, hi - lo, head, reinterpret_cast<uintptr_t>(row) % 16 == 0, f);
+  walk_chunks<E, kThreads, kUnroll, kStream>(row + lo, hi - lo, head, reinterpret_cast<uintptr_t>(row) % 16 == 0, f);
 }
 
 // Asks the L2 for the n elements at row, one request per 32-byte sector
@@ -131,7 +131,7 @@ __device__ __forceinline__ void prefetch_row_l2(const typename E::bits_t* row, u
 }
 
 // Stores `count` elements at row[first] (a whole vector for the body).
-template <class E, int kCount>
+template <class E, int kCount, bool kStream = false>
 __device__ __forceinline__ void store_chunk(typename E::bits_t* row, uint32_t first,
                                             const typename E::bits_t (&b)[kCount]) {
   if constexpr (kCount == 1) {
@@ -139,12 +139,12 @@ __device__ __forceinline__ void store_chunk(typename E::bits_t* row, uint32_t fi
   } else {
     uint4 v;
     memcpy(&v, b, sizeof(uint4));
-    *reinterpret_cast<uint4*>(row + first) = v;
+    store_vector<kStream>(reinterpret_cast<uint4*>(row + first), v);
   }
 }
 
 // Writes -Inf over the whole row (the write-only mask pass).
-template <class E, int kThreads>
+template <class E, int kThreads, bool kStream = false>
 __device__ void fill_neg_inf(typename E::bits_t* row, uint32_t n) {
   using bits_t = typename E::bits_t;
   using Split = RowSplit<E>;
@@ -155,7 +155,7 @@ __device__ void fill_neg_inf(typename E::bits_t* row, uint32_t n) {
   uint4 v;
   memcpy(&v, b, sizeof(uint4));
   uint4* vrow = reinterpret_cast<uint4*>(row + s.head);
-  for (uint32_t j = threadIdx.x; j < s.nvec; j += kThreads) vrow[j] = v;
+  for (uint32_t j = threadIdx.x; j < s.nvec; j += kThreads) store_vector<kStream>(vrow + j, v);
   if (s.tail + threadIdx.x < n) row[s.tail + threadIdx.x] = E::kNegInf;
 }
 

@@ -147,13 +147,13 @@ struct SharedSource {
 };
 
 // The whole row in device memory (the exact fallback).
-template <class E, int kThreads, int kUnroll>
+template <class E, int kThreads, int kUnroll, bool kStream = false>
 struct GlobalSource {
   const typename E::bits_t* row;
   uint32_t n;
   template <class F>
   __device__ void each(F&& f) const {
-    for_each_chunk<E, kThreads, kUnroll>(row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
+    for_each_chunk<E, kThreads, kUnroll, kStream>(row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
 #pragma unroll
       for (int t = 0; t < decltype(count)::value; ++t) {
         const float x = E::to_float(b[t]);
@@ -175,7 +175,7 @@ struct GlobalSource {
   // Adds those entries to the shared candidates already there.
   template <class Pred, class Sh>
   __device__ void append(Pred pred, Sh& sh) const {
-    for_each_chunk<E, kThreads, kUnroll>(row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
+    for_each_chunk<E, kThreads, kUnroll, kStream>(row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
 #pragma unroll
       for (int t = 0; t < decltype(count)::value; ++t)
         append_candidate(live && pred(key_of(E::to_float(b[t])), first + t), b[t], first + t, sh);
@@ -197,7 +197,7 @@ struct GlobalSource {
   __device__ uint32_t nth_in_order(Pred pred, uint32_t need, Sh& sh) const {
     mass_t seen = 0;  // matches in the chunks walked so far
     uint32_t found = 0;
-    for_each_chunk<E, kThreads, kUnroll>(row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
+    for_each_chunk<E, kThreads, kUnroll, kStream>(row, n, [&](auto count, uint32_t first, const auto& b, bool live) {
       constexpr int kCount = decltype(count)::value;
       bool hit[kCount];
       mass_t c = 0;
@@ -228,8 +228,8 @@ struct GlobalSource {
 // Whether a source can walk its entries in index order (nth_in_order).
 template <class Src>
 constexpr bool kScansInOrder = false;
-template <class E, int kThreads, int kUnroll>
-constexpr bool kScansInOrder<GlobalSource<E, kThreads, kUnroll>> = true;
+template <class E, int kThreads, int kUnroll, bool kStream>
+constexpr bool kScansInOrder<GlobalSource<E, kThreads, kUnroll, kStream>> = true;
 
 // Bounds every searched value lies within. The search skips the leading
 // bits they share, to the bit: the first digit then splits the range
