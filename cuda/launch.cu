@@ -8,7 +8,7 @@ using FewRows = BlockShape<TruncatePolicy, TruncatePolicy::kFewRowsThreads, Trun
 using ManyRows = BlockShape<TruncatePolicy, TruncatePolicy::kManyRowsThreads, TruncatePolicy::kManyRowsBlocksPerSM>;
 using MostRows = BlockShape<TruncatePolicy, TruncatePolicy::kMostRowsThreads, TruncatePolicy::kMostRowsBlocksPerSM>;
 // The split kernel runs many narrow blocks: a part of a row is short. Its
-// rows stream evict-first (kStreamRows; PERFLOG run 139).
+// rows stream evict-first (kStreamRows; PERFLOG runs 139 and 141).
 struct SplitRows : ManyRows {
   static constexpr bool kStreamRows = true;
 };

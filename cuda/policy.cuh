@@ -95,8 +95,9 @@ struct TruncateAlgorithmPolicy {
   // The rows' 16-byte loads and stores evict-first in the L1 and the L2
   // (load_vector, store_vector). Off by default: at 1024 rows it
   // cost 0.4-2.8 %, flat rows 13 % (their passes read the row again);
-  // the split kernel's shape turns it on (cuda/launch.cu), where 64 rows
-  // were 2.5-8 % faster (PERFLOG run 139).
+  // the split kernel's shape turns it on (cuda/launch.cu), where 32-132
+  // rows were 5-13 % faster (PERFLOG runs 139 and 141; the stores alone
+  // gave 1-4 %, run 142).
   static constexpr bool kStreamRows = false;
 };
 
