@@ -68,6 +68,13 @@ func BenchmarkGPUPhases(b *testing.B) {
 		}
 	}
 	add(shape{1, 128256}, testcases.Flat, modes[2]) // a split row's team runs its top-p passes
+	// Rows 90 % -Inf: a call's few missed rows are its tail (132 rows: the
+	// split kernel's parts; 1024: the persistent kernel's regather).
+	for _, sh := range []shape{{132, 128256}, {1024, 128256}} {
+		for _, m := range modes {
+			add(sh, testcases.NegInfMask90, m)
+		}
+	}
 	dtype, ok := map[string]sampler.DType{"fp32": sampler.Float32, "fp16": sampler.Float16, "bf16": sampler.BFloat16}[*phasesDType]
 	if !ok {
 		b.Fatalf("-phases-dtype %q: want fp32, fp16 or bf16", *phasesDType)
