@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Session 41's call: run 146 (run 141 plus the persistent kernel's mask
-# stores evict-first), 147 (146 with the binned top-p passes' loads plain)
-# 148 (146 plus the mask pass's loads evict-first in every kernel) and
-# 149 (main's kernel with bf16 / fp16 digit searches two / one steps
-# shorter) against main (n141), builds alternating: SAMPLES (2) samples of the
-# split kernel's batches (P, J, F), one of 1024 rows (L: LLM; M: flat and
+# stores evict-first), 147 (146 with the binned top-p passes' loads
+# plain), 148 (146 plus the mask pass's loads evict-first in every kernel)
+# and 149 (main's kernel with bf16 / fp16 digit searches two / one steps
+# shorter) against main (n141), builds alternating: SAMPLES (2) samples of
+# the split kernel's batches (P, J, F), one of 1024 rows (L: LLM; M: flat and
 # neginf90) per build; first, main's phases of neginf90 rows (their missed
 # rows' tail: 132 rows joint took 282 us, 64 rows 35) and a batch sweep of
 # those rows (N). Then the checks of the fastest build against main
