@@ -5,14 +5,16 @@
 # its parts sharing the pass) against main (n141), builds alternating:
 # SAMPLES (2) samples of the split kernel's batches (P, J, F) and of
 # neginf90 batches across the split / persistent edge (N); one of 1024
-# rows (L: LLM; M: flat and neginf90) per build. Then the checks of CHECK
-# (default n151). Carry build/pack150 (one archive: /tmp/{n141,...}/device).
+# rows (L: LLM; M: flat and neginf90) per build. Run 152 is 151 with that
+# pass in a function of its own (team_gather). Then the checks of CHECK, or
+# of the faster of 151 and 152. Carry build/pack150 (one archive:
+# /tmp/{n141,...}/device).
 #   OUT=... bash perf/patches/2026-12-07-runs150-151-one-call.sh
 # TOTAL (580) bounds the call; NOCHECKS=1 leaves out the checks,
 # NOTIMINGS=1 the timings.
 set -u
 root=${OUT:-device-out}
-read -r -a builds <<<"${BUILDS:-n141 n150 n151}"
+read -r -a builds <<<"${BUILDS:-n141 n150 n151 n152}"
 t0=$(date +%s)
 tar -xJf build/pack150/all.tar.xz -C /tmp
 base=${builds[0]}
@@ -38,7 +40,17 @@ if [ -z "${NOTIMINGS:-}" ]; then
   OUT=$root/timings BUDGET=${TIMINGS_BUDGET:-280} STEP_LIMIT=60 bash scripts/device-steps.sh "${steps[@]}"
 fi
 [ -n "${NOCHECKS:-}" ] && exit 0
-check=${CHECK:-n151}
+# The checks go to CHECK, else to the faster of CANDIDATES (n151 n152)
+# against the base (geometric mean over every case both ran).
+check=${CHECK:-}
+if [ -z "$check" ]; then
+  mkdir -p /tmp/picked && tar -xzf "$root/timings/logs.tgz" -C /tmp/picked
+  mkdir -p /tmp/pick
+  for b in "$base" ${CANDIDATES:-n151 n152}; do cp /tmp/picked/*-"$b"-*.txt /tmp/pick/ 2>/dev/null; done
+  python3 perf/patches/2026-12-07-pick-fastest.py /tmp/pick "$base" 10 | tee "$root/picked.txt"
+  check=$(tail -1 "$root/picked.txt")
+fi
+[ "$check" = none ] && exit 0
 left=$((${TOTAL:-580} - ($(date +%s) - t0)))
 OUT=$root/checks BUDGET=$left TEST_LIMIT=$((left - 20 < 290 ? left - 20 : 290)) BIN=/tmp/$check/device \
   bash scripts/device-steps.sh checks
