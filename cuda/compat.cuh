@@ -99,7 +99,7 @@ __device__ __forceinline__ void prefetch_l2(const void* p) {
 
 // A row's 16-byte load and store; kStream: evict-first in the L1 and
 // the L2 (ld.global.cs / st.global.cs), for the passes of kernels whose
-// policy asks for it (kStreamRows). Plain on HIP.
+// policy asks for it (kStreamLoads, kStreamStores). Plain on HIP.
 template <bool kStream>
 __device__ __forceinline__ uint4 load_vector(const uint4* p) {
 #if !QRITA_HIP && defined(__CUDA_ARCH__)

@@ -8,9 +8,9 @@ using FewRows = BlockShape<TruncatePolicy, TruncatePolicy::kFewRowsThreads, Trun
 using ManyRows = BlockShape<TruncatePolicy, TruncatePolicy::kManyRowsThreads, TruncatePolicy::kManyRowsBlocksPerSM>;
 using MostRows = BlockShape<TruncatePolicy, TruncatePolicy::kMostRowsThreads, TruncatePolicy::kMostRowsBlocksPerSM>;
 // The split kernel runs many narrow blocks: a part of a row is short. Its
-// rows stream evict-first (kStreamRows; PERFLOG runs 139 and 141).
+// rows' loads stream evict-first too (kStreamLoads; PERFLOG runs 139-146).
 struct SplitRows : ManyRows {
-  static constexpr bool kStreamRows = true;
+  static constexpr bool kStreamLoads = true;
 };
 
 // Dynamic shared memory above 48 KB would need an opt-in per kernel.

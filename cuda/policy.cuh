@@ -92,13 +92,16 @@ struct TruncateAlgorithmPolicy {
   // is undecided (1 / 4): before, too few blocks are past their parts to
   // take slices (PERFLOG run 118: flat rows, all missing, +53 % sliced).
   static constexpr int kSlicedPassUndecidedShare = 4;
-  // The rows' 16-byte loads and stores evict-first in the L1 and the L2
-  // (load_vector, store_vector). Off by default: at 1024 rows it
-  // cost 0.4-2.8 %, flat rows 13 % (their passes read the row again);
-  // the split kernel's shape turns it on (cuda/launch.cu), where 32-132
-  // rows were 5-13 % faster (PERFLOG runs 139 and 141; the stores alone
+  // The rows' 16-byte loads (kStreamLoads) and stores (kStreamStores)
+  // evict-first in the L1 and the L2 (load_vector, store_vector). Loads
+  // plain by default: at 1024 rows evict-first loads and stores cost
+  // 0.4-2.8 %, flat rows 13 % (their passes read the row again; PERFLOG
+  // run 139), where the stores alone took 8 % off flat top-p alone (run
+  // 144). The split kernel's shape streams both (cuda/launch.cu), where
+  // 32-132 rows were 5-13 % faster (runs 139 and 141; the stores alone
   // gave 1-4 %, run 142).
-  static constexpr bool kStreamRows = false;
+  static constexpr bool kStreamLoads = false;
+  static constexpr bool kStreamStores = true;
 };
 
 // One CTA per row, persistent over rows. Batches no larger than the

@@ -360,9 +360,9 @@ __device__ void gather_candidates_as(const typename E::bits_t* row, uint32_t lo,
   // The rest mass is summed by chunks at vector multiples of the row index,
   // whatever the row's address (for_each_index_chunk).
   if constexpr (kRestMass) {
-    for_each_index_chunk<E, kThreads, Policy::kLoadsInFlight, Policy::kStreamRows>(row, lo, hi, each_entry);
+    for_each_index_chunk<E, kThreads, Policy::kLoadsInFlight, Policy::kStreamLoads>(row, lo, hi, each_entry);
   } else {
-    for_each_chunk<E, kThreads, Policy::kLoadsInFlight, Policy::kStreamRows>(row + lo, hi - lo, each_entry);
+    for_each_chunk<E, kThreads, Policy::kLoadsInFlight, Policy::kStreamLoads>(row + lo, hi - lo, each_entry);
   }
   uint32_t max_key = keepable_count ? key_of(ext.max_value()) : 0u,
            min_key = keepable_count ? key_of(ext.min_value()) : ~0u;
@@ -416,7 +416,7 @@ struct RowPlan {
 // runs in shared memory and the mask is written without a read.
 template <class Policy, class E, class Sh>
 __device__ void gather_kept(const typename E::bits_t* row, uint32_t n, Pivot pv, Sh& sh) {
-  const GlobalSource<E, Policy::kBlockThreads, Policy::kLoadsInFlight, Policy::kStreamRows> global{row, n};
+  const GlobalSource<E, Policy::kBlockThreads, Policy::kLoadsInFlight, Policy::kStreamLoads> global{row, n};
   global.gather([&](uint32_t key, uint32_t idx) { return keepable(key) && at_or_above(key, idx, pv); }, sh);
 }
 
@@ -521,7 +521,7 @@ __device__ __noinline__ RowPlan top_p_over_row(const typename E::bits_t* row, ty
                                                uint32_t key_thr, Pivot floor, bool alone, KnownTop top,
                                                double reached, MassScale scale, team_param_t<Team> team,
                                                Sh& sh) {
-  const GlobalSource<E, Policy::kBlockThreads, Policy::kLoadsInFlight, Policy::kStreamRows> global{row, n};
+  const GlobalSource<E, Policy::kBlockThreads, Policy::kLoadsInFlight, Policy::kStreamLoads> global{row, n};
   const uint32_t cands = sh.cand_count;
   // A constant rest (one-hot rows): every keepable non-candidate holds the
   // key just below the threshold, so the row's mass is the candidates' plus
@@ -651,7 +651,7 @@ __device__ uint32_t regather_top_k(const typename E::bits_t* row, uint32_t n, ui
 template <class Policy, class E, class Team, class Sh>
 __device__ __forceinline__ RowPlan top_k_over_row(const typename E::bits_t* row, uint32_t n, uint32_t k,
                                                   bool keep_ties, unsigned ablation, uint32_t key_thr, Sh& sh) {
-  const GlobalSource<E, Policy::kBlockThreads, Policy::kLoadsInFlight, Policy::kStreamRows> global{row, n};
+  const GlobalSource<E, Policy::kBlockThreads, Policy::kLoadsInFlight, Policy::kStreamLoads> global{row, n};
   const uint32_t keepable_n = sh.n_keepable;
   uint32_t cands = sh.cand_count;
   bool complete = cands <= Sh::kCapacity && !(ablation & kAblateForceFallback);
@@ -731,7 +731,7 @@ __device__ __noinline__ RowPlan decide_row(const typename E::bits_t* row, uint32
                                            typename E::bits_t* mask_out, team_param_t<Team> team, Sh& sh) {
   constexpr int kThreads = Policy::kBlockThreads;
   using Shared = SharedSource<E, kThreads, Sh>;
-  using Global = GlobalSource<E, kThreads, Policy::kLoadsInFlight, Policy::kStreamRows>;
+  using Global = GlobalSource<E, kThreads, Policy::kLoadsInFlight, Policy::kStreamLoads>;
   const int32_t k = ask.k;
   const float p = ask.p;
   const bool want_k = ask.want_k, want_p = ask.want_p;
@@ -829,7 +829,7 @@ __device__ void write_mask(typename E::bits_t* row, uint32_t lo, uint32_t hi, co
     return;
   }
   if (plan.in_shared) {
-    fill_neg_inf<E, kThreads, Policy::kStreamRows>(row + lo, hi - lo);
+    fill_neg_inf<E, kThreads, Policy::kStreamStores>(row + lo, hi - lo);
     __syncthreads();  // the fill lands before the kept values
     const uint32_t cands = min(sh.cand_count, static_cast<uint32_t>(Sh::kCapacity));
     for (uint32_t i = threadIdx.x; i < cands; i += kThreads) {
@@ -843,7 +843,7 @@ __device__ void write_mask(typename E::bits_t* row, uint32_t lo, uint32_t hi, co
     // Nothing filtered: only NaN entries change (-Inf stays -Inf), so the
     // loop tests each entry for NaN alone (the general compare costs
     // ten instructions an entry: rows without top-k or top-p are common).
-    for_each_chunk<E, kThreads, Policy::kLoadsInFlight, Policy::kStreamRows>(row + lo, hi - lo, [&](auto count, uint32_t first, const auto& b, bool live) {
+    for_each_chunk<E, kThreads, Policy::kLoadsInFlight, Policy::kStreamLoads>(row + lo, hi - lo, [&](auto count, uint32_t first, const auto& b, bool live) {
       constexpr int kCount = decltype(count)::value;
       bool any_nan = false;
 #pragma unroll
@@ -852,12 +852,12 @@ __device__ void write_mask(typename E::bits_t* row, uint32_t lo, uint32_t hi, co
       bits_t out[kCount];
 #pragma unroll
       for (int t = 0; t < kCount; ++t) out[t] = E::is_nan(b[t]) ? E::kNegInf : b[t];
-      store_chunk<E, kCount, Policy::kStreamRows>(row + lo, first, out);
+      store_chunk<E, kCount, Policy::kStreamStores>(row + lo, first, out);
     });
     return;
   }
   // Read, compare, write what changes.
-  for_each_chunk<E, kThreads, Policy::kLoadsInFlight, Policy::kStreamRows>(row + lo, hi - lo, [&](auto count, uint32_t first, const auto& b, bool live) {
+  for_each_chunk<E, kThreads, Policy::kLoadsInFlight, Policy::kStreamLoads>(row + lo, hi - lo, [&](auto count, uint32_t first, const auto& b, bool live) {
     constexpr int kCount = decltype(count)::value;
     if (!live) return;
     bits_t out[kCount];
@@ -869,7 +869,7 @@ __device__ void write_mask(typename E::bits_t* row, uint32_t lo, uint32_t hi, co
       out[t] = keep ? b[t] : E::kNegInf;
       changed |= out[t] != b[t];
     }
-    if (changed) store_chunk<E, kCount, Policy::kStreamRows>(row + lo, first, out);
+    if (changed) store_chunk<E, kCount, Policy::kStreamStores>(row + lo, first, out);
   });
 }
 
@@ -951,7 +951,7 @@ __device__ void write_ids(const typename E::bits_t* row, uint32_t n, RowPlan pla
     Pivot pv = plan.cut.pivot;
     if (!plan.in_shared) {
       // Narrow to the top `shown` entries and gather exactly those.
-      const GlobalSource<E, kThreads, Policy::kLoadsInFlight, Policy::kStreamRows> global{row, n};
+      const GlobalSource<E, kThreads, Policy::kLoadsInFlight, Policy::kStreamLoads> global{row, n};
       pv = select_rank(global, sh, pv, shown, false).pivot;
       gather_kept<Policy, E>(row, n, pv, sh);
     }
