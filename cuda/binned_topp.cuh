@@ -83,7 +83,7 @@ __device__ mass_t bin_histogram(const typename E::bits_t* row, uint32_t lo, uint
                                 MassScale scale, Sh& sh) {
   clear_histogram(sh, true);
   mass_t low = 0;  // below the bins: summed, not binned
-  for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight, Policy::kStreamLoads>(row + lo, hi - lo, [&](auto count, uint32_t,
+  for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight, Policy::kStreamRereads>(row + lo, hi - lo, [&](auto count, uint32_t,
                                                                                         const auto& b, bool live) {
 #pragma unroll
     for (int t = 0; t < decltype(count)::value; ++t) {
@@ -138,7 +138,7 @@ __device__ void gather_bin(const typename E::bits_t* row, typename E::bits_t* ou
     }
     __syncthreads();
     const float from = edges[0], to = edges[1];  // bin `bin` holds the values in [from, to)
-    for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight, Policy::kStreamLoads>(row + lo, hi - lo, [&](auto count, uint32_t first,
+    for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight, Policy::kStreamRereads>(row + lo, hi - lo, [&](auto count, uint32_t first,
                                                                                           const auto& b, bool live) {
       constexpr int kCount = decltype(count)::value;
       bits_t o[kCount];
@@ -162,7 +162,7 @@ __device__ void gather_bin(const typename E::bits_t* row, typename E::bits_t* ou
   } else {
     if (threadIdx.x == 0) sh.cand_count = 0;
     __syncthreads();
-    for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight, Policy::kStreamLoads>(row + lo, hi - lo, [&](auto count, uint32_t first,
+    for_each_chunk<E, Policy::kBlockThreads, Policy::kLoadsInFlight, Policy::kStreamRereads>(row + lo, hi - lo, [&](auto count, uint32_t first,
                                                                                           const auto& b, bool live) {
       constexpr int kCount = decltype(count)::value;
       bits_t o[kCount];

@@ -102,6 +102,11 @@ struct TruncateAlgorithmPolicy {
   // gave 1-4 %, run 142).
   static constexpr bool kStreamLoads = false;
   static constexpr bool kStreamStores = true;
+  // The binned top-p passes (binned_topp.cuh) read a row or a part again
+  // after its first gather: plain, whatever kStreamLoads says, so that the
+  // next binned pass finds the lines in the L2 (flat split rows were 7 %
+  // slower with them evict-first: PERFLOG run 141; run 147).
+  static constexpr bool kStreamRereads = false;
 };
 
 // One CTA per row, persistent over rows. Batches no larger than the
