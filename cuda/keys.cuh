@@ -29,20 +29,26 @@ __device__ __forceinline__ bool keepable(uint32_t key) { return key > kKeyNegInf
 
 // Element types: raw bits in, float out. Kept entries are written back
 // from their raw bits, so -0 stays -0.
+// kFreeKeyBits: the low key bits that the sign alone sets (a narrow
+// type's float has zeros there: its key has zeros when positive, ones
+// when negative), so a digit search stops above them (key_with_free_bits).
 struct F32 {
   using bits_t = uint32_t;
+  static constexpr int kFreeKeyBits = 0;
   static constexpr bits_t kNegInf = 0xff800000u;
   __device__ static float to_float(bits_t b) { return __uint_as_float(b); }
   __device__ static bool is_nan(bits_t b) { return isnan(__uint_as_float(b)); }
 };
 struct F16 {
   using bits_t = uint16_t;
+  static constexpr int kFreeKeyBits = 13;  // 23 - 10 mantissa bits, subnormals included
   static constexpr bits_t kNegInf = 0xfc00u;
   __device__ static float to_float(bits_t b) { return half_bits_to_float(b); }
   __device__ static bool is_nan(bits_t b) { return (b & 0x7fffu) > 0x7c00u; }
 };
 struct BF16 {
   using bits_t = uint16_t;
+  static constexpr int kFreeKeyBits = 16;
   static constexpr bits_t kNegInf = 0xff80u;
   __device__ static float to_float(bits_t b) { return __uint_as_float(uint32_t(b) << 16); }
   __device__ static bool is_nan(bits_t b) { return (b & 0x7fffu) > 0x7f80u; }
@@ -122,6 +128,12 @@ struct Pivot {
 
 constexpr Pivot kPivotAll = {kKeyNegInf + 1, kAnyIndex};  // every keepable entry
 constexpr Pivot kPivotNone = {~0u, 0u};                    // no entry: no key is ~0 (NaN maps to 0)
+
+// The key whose bits above `free` are prefix's, the rest as the sign sets
+// them (kFreeKeyBits): zeros for a positive key, ones for a negative.
+__device__ __forceinline__ uint32_t key_with_free_bits(uint32_t prefix, int free) {
+  return free == 0 || (prefix & 0x80000000u) ? prefix : prefix | ((1u << free) - 1u);
+}
 
 __device__ __forceinline__ bool at_or_above(uint32_t key, uint32_t idx, Pivot p) {
   return key > p.key || (key == p.key && idx <= p.idx);

@@ -133,6 +133,7 @@ __device__ __forceinline__ void append_lane_candidates(const bool (&pred)[kCount
 template <class E, int kThreads, class Sh>
 struct SharedSource {
   static constexpr int kBlockThreads = kThreads;
+  static constexpr int kFreeKeyBits = E::kFreeKeyBits;
   const Sh* sh;
   uint32_t n;
   template <class F>
@@ -149,6 +150,7 @@ struct SharedSource {
 // The whole row in device memory (the exact fallback).
 template <class E, int kThreads, int kUnroll, bool kStream = false>
 struct GlobalSource {
+  static constexpr int kFreeKeyBits = E::kFreeKeyBits;
   const typename E::bits_t* row;
   uint32_t n;
   template <class F>
@@ -241,21 +243,23 @@ struct KeyRange {
 };
 
 // Leading bits settled by the range, leaving at least one whole digit to
-// search.
-__device__ __forceinline__ int settled_bits(KeyRange range, int bits) {
+// search above the free bits (kFreeKeyBits).
+__device__ __forceinline__ int settled_bits(KeyRange range, int bits, int free = 0) {
   if (range.lo > range.hi) return 0;  // empty: nothing is known
   const int common = range.lo == range.hi ? kKeyBits : __clz(range.lo ^ range.hi);
-  return common < kKeyBits - bits ? common : kKeyBits - bits;
+  const int most = kKeyBits - free - bits;
+  return common < most ? common : (most > 0 ? most : 0);
 }
 
 // One step of a digit search: the digit below the `top` key bits still to
-// settle, `bits` wide or what is left.
+// settle, `bits` wide or what is left above the free bits.
 struct DigitStep {
   int shift;       // the digit's lowest bit
   uint32_t mask;   // the digit's values, from bit 0
   uint32_t above;  // key bits already settled
-  __device__ DigitStep(int top, int bits) {
-    const int width = top < bits ? top : bits;
+  __device__ DigitStep(int top, int bits, int free = 0) {
+    const int left = top > free ? top - free : 0;
+    const int width = left < bits ? left : bits;
     shift = top - width;
     mask = (1u << width) - 1;
     above = top >= kKeyBits ? 0u : (~0u << top);
@@ -306,19 +310,21 @@ __device__ void clear_histogram(Sh& sh, bool with_mass) {
 // most Sh::kRankedCapacity entries, they are ranked directly, with every
 // entry above them when all fit: *nth_idx then gets the index of the r-th
 // itself (else kAnyIndex), and *ranked the number of entries from the top
-// left in sh.ranked_* in rank order (else 0).
+// left in sh.ranked_* in rank order (else 0). free: the projection's low
+// bits that its top bit sets (keys of a narrow type, kFreeKeyBits): the
+// search stops above them.
 template <class Src, class Sh, class Member, class Proj>
 __device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Proj proj, KeyRange range,
                                       uint32_t r, uint32_t* count_above, uint32_t* count_equal,
-                                      uint32_t* nth_idx, uint32_t* ranked) {
+                                      uint32_t* nth_idx, uint32_t* ranked, int free = 0) {
   const int bits = sh.digit_bits;
-  const int settled = settled_bits(range, bits);
+  const int settled = settled_bits(range, bits, free);
   uint32_t prefix = settled ? range.hi & (~0u << (kKeyBits - settled)) : 0u, above = 0;
   uint32_t in_sub_range = ~0u;  // unknown before the first step
   *nth_idx = kAnyIndex;
   *ranked = 0;
   for (int top = kKeyBits - settled; top > 0;) {
-    const DigitStep step(top, bits);
+    const DigitStep step(top, bits, free);
     const uint32_t hi = step.above;
     if constexpr (!kScansInOrder<Src>) {
       constexpr uint32_t kRanked = Sh::kRankedCapacity;
@@ -344,6 +350,7 @@ __device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Pro
         return v;
       }
     }
+    if (top <= free) break;  // the bits left are the sign's: a pass would find one digit
     clear_histogram(sh, false);
     src.each([&](uint32_t key, uint32_t idx, float, bool live) {
       const uint32_t v = proj(key, idx);
@@ -362,7 +369,7 @@ __device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Pro
     top = step.shift;
   }
   *count_above = above;
-  return prefix;
+  return key_with_free_bits(prefix, free);
 }
 
 // Finishes a search that settled on key v with `need` of its `ties` equal
@@ -400,7 +407,7 @@ __device__ Cut select_rank(const Src& src, Sh& sh, Pivot floor, uint32_t r, bool
   uint32_t above, ties, nth_idx, ranked;
   const uint32_t v = radix_select_desc(
       src, sh, [&](uint32_t key, uint32_t idx) { return key < ceiling && at_or_above(key, idx, floor); },
-      [](uint32_t key, uint32_t) { return key; }, range, r, &above, &ties, &nth_idx, &ranked);
+      [](uint32_t key, uint32_t) { return key; }, range, r, &above, &ties, &nth_idx, &ranked, Src::kFreeKeyBits);
   const uint32_t need = r - above;
   const bool whole_key = keep_ties || need >= ties;  // no order among the ties needed
   const Pivot p = whole_key || nth_idx == kAnyIndex ? rank_ties(src, sh, floor, v, need, ties, keep_ties)
@@ -443,24 +450,27 @@ struct MassSearch {
   mass_t mass_above = 0;
   double goal = 0;
   int top = kKeyBits;    // key bits still to settle (below the prefix)
+  int free = 0;          // ... down to these, which the sign sets (kFreeKeyBits)
   bool counted = false;  // goal known: the first histogram counted every entry
   bool histogram_ready = false;  // this step's histogram is in shared memory
 };
 
-// A top-p search over the keys in range, none of its bits settled yet.
-__device__ __forceinline__ MassSearch start_mass_search(KeyRange range, int bits) {
-  const int settled = settled_bits(range, bits);
+// A top-p search over the keys in range, none of its bits settled yet;
+// free: the keys' kFreeKeyBits.
+__device__ __forceinline__ MassSearch start_mass_search(KeyRange range, int bits, int free) {
+  const int settled = settled_bits(range, bits, free);
   MassSearch s;
   s.prefix = settled ? range.hi & (~0u << (kKeyBits - settled)) : 0u;
   s.top = kKeyBits - settled;
+  s.free = free;
   return s;
 }
 
 // The counts and masses, by the next digit, of the entries at or above
-// floor in the search's sub-range (s.top > 0).
+// floor in the search's sub-range (s.top > s.free).
 template <class Src, class Sh>
 __device__ void build_mass_histogram(const Src& src, Sh& sh, Pivot floor, MassScale scale, const MassSearch& s) {
-  const DigitStep step(s.top, sh.digit_bits);
+  const DigitStep step(s.top, sh.digit_bits, s.free);
   const uint32_t prefix = s.prefix, hi = step.above;
   clear_histogram(sh, true);
   src.each([&](uint32_t key, uint32_t idx, float x, bool live) {
@@ -502,12 +512,13 @@ __device__ Cut finish_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, Ma
                            MassSearch s) {
   const int bits = sh.digit_bits;
   while (s.top > 0) {
-    const DigitStep step(s.top, bits);
+    const DigitStep step(s.top, bits, s.free);
     const uint32_t hi = step.above;
     if constexpr (!kScansInOrder<Src>) {
       if (s.counted && s.ties >= 1 && s.ties <= static_cast<uint32_t>(Sh::kRankedCapacity))
         return rank_nucleus(src, sh, floor, hi, scale, keep_ties, s);
     }
+    if (s.top <= s.free) break;  // the bits left are the sign's
     if (!s.histogram_ready) build_mass_histogram(src, sh, floor, scale, s);
     s.histogram_ready = false;
     if (!s.counted) {  // every entry shares the settled prefix: this is the total
@@ -523,7 +534,7 @@ __device__ Cut finish_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, Ma
     s.ties = c.count_in;
     s.top = step.shift;
     if constexpr (kScansInOrder<Src>) {
-      if (s.top > 0 && c.count_in <= static_cast<uint32_t>(Sh::kCapacity)) {
+      if (s.top > s.free && c.count_in <= static_cast<uint32_t>(Sh::kCapacity)) {
         const uint32_t in_range = ~0u << s.top, range_prefix = s.prefix;
         src.gather([&](uint32_t key, uint32_t idx) {
           return at_or_above(key, idx, floor) && (key & in_range) == range_prefix;
@@ -532,6 +543,7 @@ __device__ Cut finish_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, Ma
       }
     }
   }
+  s.prefix = key_with_free_bits(s.prefix, s.free);
   // Equal keys carry equal mass e: keep the fewest of them that reach goal.
   const mass_t e = scale.of(float_of_key(s.prefix));
   const uint32_t ties = s.ties;
@@ -546,7 +558,8 @@ __device__ Cut finish_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, Ma
 template <class Src, class Sh, class Goal>
 __device__ Cut select_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, MassScale scale,
                            bool keep_ties, KeyRange range = {}) {
-  return finish_mass(src, sh, floor, goal_of, scale, keep_ties, start_mass_search(range, sh.digit_bits));
+  return finish_mass(src, sh, floor, goal_of, scale, keep_ties,
+                     start_mass_search(range, sh.digit_bits, Src::kFreeKeyBits));
 }
 
 }  // namespace qrita

@@ -468,7 +468,8 @@ template <class Policy, class E, class Sh>
 __device__ bool settle_from_candidates(uint32_t thr, float p, MassScale scale, bool keep_ties, Sh& sh, KnownTop* top,
                                        double* reached, RowPlan* out) {
   const SharedSource<E, Policy::kBlockThreads, Sh> cands{&sh, sh.cand_count};
-  MassSearch search = start_mass_search(KeyRange{thr, sh.max_key}, sh.digit_bits);  // a digit or more to settle
+  // A digit or more to settle.
+  MassSearch search = start_mass_search(KeyRange{thr, sh.max_key}, sh.digit_bits, E::kFreeKeyBits);
   build_mass_histogram(cands, sh, kPivotAll, scale, search);
   search.histogram_ready = true;
   const mass_t zc = histogram_mass(sh);
