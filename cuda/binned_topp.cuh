@@ -261,8 +261,8 @@ __device__ __noinline__ BinnedEnd binned_top_p(const typename E::bits_t* row, ty
   // first key bit its entries do not share: a flat row's bin spans a few
   // hundredths of a binade, so the key's top digit was one value and its
   // histogram a step lost (PERFLOG run 95).
-  MassSearch s = start_mass_search(candidates_key_range<Policy::kBlockThreads, E>(c.count_in, sh), sh.digit_bits,
-                                   E::kFreeKeyBits);
+  MassSearch s =
+      start_mass_search<E::kFreeKeyBits>(candidates_key_range<Policy::kBlockThreads, E>(c.count_in, sh), sh.digit_bits);
   s.above = top.count + c.count_above;
   s.ties = c.count_in;
   s.mass_above = top.mass + c.mass_above;

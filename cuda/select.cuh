@@ -243,28 +243,46 @@ struct KeyRange {
 };
 
 // Leading bits settled by the range, leaving at least one whole digit to
-// search above the free bits (kFreeKeyBits).
-__device__ __forceinline__ int settled_bits(KeyRange range, int bits, int free = 0) {
+// search above the kFree bits that the sign sets (kFreeKeyBits).
+template <int kFree = 0>
+__device__ __forceinline__ int settled_bits(KeyRange range, int bits) {
   if (range.lo > range.hi) return 0;  // empty: nothing is known
   const int common = range.lo == range.hi ? kKeyBits : __clz(range.lo ^ range.hi);
-  const int most = kKeyBits - free - bits;
-  return common < most ? common : (most > 0 ? most : 0);
+  if constexpr (kFree == 0) {
+    return common < kKeyBits - bits ? common : kKeyBits - bits;
+  } else {
+    const int most = kKeyBits - kFree - bits;  // bits is at most 8
+    return common < most ? common : most;
+  }
 }
 
 // One step of a digit search: the digit below the `top` key bits still to
-// settle, `bits` wide or what is left above the free bits.
+// settle, `bits` wide or what is left.
 struct DigitStep {
   int shift;       // the digit's lowest bit
   uint32_t mask;   // the digit's values, from bit 0
   uint32_t above;  // key bits already settled
-  __device__ DigitStep(int top, int bits, int free = 0) {
-    const int left = top > free ? top - free : 0;
-    const int width = left < bits ? left : bits;
+  __device__ DigitStep(int top, int bits) {
+    const int width = top < bits ? top : bits;
     shift = top - width;
     mask = (1u << width) - 1;
     above = top >= kKeyBits ? 0u : (~0u << top);
   }
 };
+
+// The step when the kFree low bits are the sign's (kFreeKeyBits): what is
+// left above them (none at top == kFree: the search is over).
+template <int kFree>
+__device__ __forceinline__ DigitStep step_above_free(int top, int bits) {
+  if constexpr (kFree == 0) {
+    return DigitStep(top, bits);
+  } else {
+    DigitStep s(top - kFree, bits);
+    s.shift += kFree;
+    s.above = top >= kKeyBits ? 0u : (~0u << top);
+    return s;
+  }
+}
 
 __device__ __forceinline__ Pivot clamp_to_floor(Pivot p, Pivot floor) {
   if (p.key == floor.key && p.idx > floor.idx) p.idx = floor.idx;
@@ -310,21 +328,21 @@ __device__ void clear_histogram(Sh& sh, bool with_mass) {
 // most Sh::kRankedCapacity entries, they are ranked directly, with every
 // entry above them when all fit: *nth_idx then gets the index of the r-th
 // itself (else kAnyIndex), and *ranked the number of entries from the top
-// left in sh.ranked_* in rank order (else 0). free: the projection's low
+// left in sh.ranked_* in rank order (else 0). kFree: the projection's low
 // bits that its top bit sets (keys of a narrow type, kFreeKeyBits): the
 // search stops above them.
-template <class Src, class Sh, class Member, class Proj>
+template <int kFree = 0, class Src, class Sh, class Member, class Proj>
 __device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Proj proj, KeyRange range,
                                       uint32_t r, uint32_t* count_above, uint32_t* count_equal,
-                                      uint32_t* nth_idx, uint32_t* ranked, int free = 0) {
+                                      uint32_t* nth_idx, uint32_t* ranked) {
   const int bits = sh.digit_bits;
-  const int settled = settled_bits(range, bits, free);
+  const int settled = settled_bits<kFree>(range, bits);
   uint32_t prefix = settled ? range.hi & (~0u << (kKeyBits - settled)) : 0u, above = 0;
   uint32_t in_sub_range = ~0u;  // unknown before the first step
   *nth_idx = kAnyIndex;
   *ranked = 0;
   for (int top = kKeyBits - settled; top > 0;) {
-    const DigitStep step(top, bits, free);
+    const DigitStep step = step_above_free<kFree>(top, bits);
     const uint32_t hi = step.above;
     if constexpr (!kScansInOrder<Src>) {
       constexpr uint32_t kRanked = Sh::kRankedCapacity;
@@ -350,7 +368,7 @@ __device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Pro
         return v;
       }
     }
-    if (top <= free) break;  // the bits left are the sign's: a pass would find one digit
+    if (kFree > 0 && top <= kFree) break;  // the bits left are the sign's: a pass would find one digit
     clear_histogram(sh, false);
     src.each([&](uint32_t key, uint32_t idx, float, bool live) {
       const uint32_t v = proj(key, idx);
@@ -369,7 +387,7 @@ __device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Pro
     top = step.shift;
   }
   *count_above = above;
-  return key_with_free_bits(prefix, free);
+  return key_with_free_bits(prefix, kFree);
 }
 
 // Finishes a search that settled on key v with `need` of its `ties` equal
@@ -405,9 +423,9 @@ template <class Src, class Sh>
 __device__ Cut select_rank(const Src& src, Sh& sh, Pivot floor, uint32_t r, bool keep_ties, KeyRange range = {},
                            uint32_t ceiling = ~0u) {
   uint32_t above, ties, nth_idx, ranked;
-  const uint32_t v = radix_select_desc(
+  const uint32_t v = radix_select_desc<Src::kFreeKeyBits>(
       src, sh, [&](uint32_t key, uint32_t idx) { return key < ceiling && at_or_above(key, idx, floor); },
-      [](uint32_t key, uint32_t) { return key; }, range, r, &above, &ties, &nth_idx, &ranked, Src::kFreeKeyBits);
+      [](uint32_t key, uint32_t) { return key; }, range, r, &above, &ties, &nth_idx, &ranked);
   const uint32_t need = r - above;
   const bool whole_key = keep_ties || need >= ties;  // no order among the ties needed
   const Pivot p = whole_key || nth_idx == kAnyIndex ? rank_ties(src, sh, floor, v, need, ties, keep_ties)
@@ -449,28 +467,27 @@ struct MassSearch {
   uint32_t ties = 0;   // entries in it
   mass_t mass_above = 0;
   double goal = 0;
-  int top = kKeyBits;    // key bits still to settle (below the prefix)
-  int free = 0;          // ... down to these, which the sign sets (kFreeKeyBits)
+  int top = kKeyBits;    // key bits still to settle (below the prefix), down to kFreeKeyBits
   bool counted = false;  // goal known: the first histogram counted every entry
   bool histogram_ready = false;  // this step's histogram is in shared memory
 };
 
 // A top-p search over the keys in range, none of its bits settled yet;
-// free: the keys' kFreeKeyBits.
-__device__ __forceinline__ MassSearch start_mass_search(KeyRange range, int bits, int free) {
-  const int settled = settled_bits(range, bits, free);
+// kFree: the keys' kFreeKeyBits.
+template <int kFree>
+__device__ __forceinline__ MassSearch start_mass_search(KeyRange range, int bits) {
+  const int settled = settled_bits<kFree>(range, bits);
   MassSearch s;
   s.prefix = settled ? range.hi & (~0u << (kKeyBits - settled)) : 0u;
   s.top = kKeyBits - settled;
-  s.free = free;
   return s;
 }
 
 // The counts and masses, by the next digit, of the entries at or above
-// floor in the search's sub-range (s.top > s.free).
+// floor in the search's sub-range (s.top above the free bits).
 template <class Src, class Sh>
 __device__ void build_mass_histogram(const Src& src, Sh& sh, Pivot floor, MassScale scale, const MassSearch& s) {
-  const DigitStep step(s.top, sh.digit_bits, s.free);
+  const DigitStep step = step_above_free<Src::kFreeKeyBits>(s.top, sh.digit_bits);
   const uint32_t prefix = s.prefix, hi = step.above;
   clear_histogram(sh, true);
   src.each([&](uint32_t key, uint32_t idx, float x, bool live) {
@@ -511,14 +528,15 @@ template <class Src, class Sh, class Goal>
 __device__ Cut finish_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, MassScale scale, bool keep_ties,
                            MassSearch s) {
   const int bits = sh.digit_bits;
+  constexpr int kFree = Src::kFreeKeyBits;
   while (s.top > 0) {
-    const DigitStep step(s.top, bits, s.free);
+    const DigitStep step = step_above_free<kFree>(s.top, bits);
     const uint32_t hi = step.above;
     if constexpr (!kScansInOrder<Src>) {
       if (s.counted && s.ties >= 1 && s.ties <= static_cast<uint32_t>(Sh::kRankedCapacity))
         return rank_nucleus(src, sh, floor, hi, scale, keep_ties, s);
     }
-    if (s.top <= s.free) break;  // the bits left are the sign's
+    if (kFree > 0 && s.top <= kFree) break;  // the bits left are the sign's
     if (!s.histogram_ready) build_mass_histogram(src, sh, floor, scale, s);
     s.histogram_ready = false;
     if (!s.counted) {  // every entry shares the settled prefix: this is the total
@@ -534,7 +552,7 @@ __device__ Cut finish_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, Ma
     s.ties = c.count_in;
     s.top = step.shift;
     if constexpr (kScansInOrder<Src>) {
-      if (s.top > s.free && c.count_in <= static_cast<uint32_t>(Sh::kCapacity)) {
+      if (s.top > kFree && c.count_in <= static_cast<uint32_t>(Sh::kCapacity)) {
         const uint32_t in_range = ~0u << s.top, range_prefix = s.prefix;
         src.gather([&](uint32_t key, uint32_t idx) {
           return at_or_above(key, idx, floor) && (key & in_range) == range_prefix;
@@ -543,7 +561,7 @@ __device__ Cut finish_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, Ma
       }
     }
   }
-  s.prefix = key_with_free_bits(s.prefix, s.free);
+  s.prefix = key_with_free_bits(s.prefix, kFree);
   // Equal keys carry equal mass e: keep the fewest of them that reach goal.
   const mass_t e = scale.of(float_of_key(s.prefix));
   const uint32_t ties = s.ties;
@@ -559,7 +577,7 @@ template <class Src, class Sh, class Goal>
 __device__ Cut select_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, MassScale scale,
                            bool keep_ties, KeyRange range = {}) {
   return finish_mass(src, sh, floor, goal_of, scale, keep_ties,
-                     start_mass_search(range, sh.digit_bits, Src::kFreeKeyBits));
+                     start_mass_search<Src::kFreeKeyBits>(range, sh.digit_bits));
 }
 
 }  // namespace qrita

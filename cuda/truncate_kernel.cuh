@@ -469,7 +469,7 @@ __device__ bool settle_from_candidates(uint32_t thr, float p, MassScale scale, b
                                        double* reached, RowPlan* out) {
   const SharedSource<E, Policy::kBlockThreads, Sh> cands{&sh, sh.cand_count};
   // A digit or more to settle.
-  MassSearch search = start_mass_search(KeyRange{thr, sh.max_key}, sh.digit_bits, E::kFreeKeyBits);
+  MassSearch search = start_mass_search<E::kFreeKeyBits>(KeyRange{thr, sh.max_key}, sh.digit_bits);
   build_mass_histogram(cands, sh, kPivotAll, scale, search);
   search.histogram_ready = true;
   const mass_t zc = histogram_mass(sh);
