@@ -96,8 +96,8 @@ struct TruncateAlgorithmPolicy {
   // evict-first in the L1 and the L2 (load_vector, store_vector). Loads
   // plain by default: at 1024 rows evict-first loads and stores cost
   // 0.4-2.8 %, flat rows 13 % (their passes read the row again; PERFLOG
-  // run 139), where the stores alone took 8 % off flat top-p alone (run
-  // 144). The split kernel's shape streams both (cuda/launch.cu), where
+  // run 139), where the stores alone took 8 % off flat top-p alone (runs
+  // 144 and 146). The split kernel's shape streams both (cuda/launch.cu), where
   // 32-132 rows were 5-13 % faster (runs 139 and 141; the stores alone
   // gave 1-4 %, run 142).
   static constexpr bool kStreamLoads = false;
