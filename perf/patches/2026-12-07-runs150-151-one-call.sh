@@ -10,13 +10,15 @@
 # of the faster of 151 and 152. Carry build/pack150 (one archive:
 # /tmp/{n141,...}/device).
 #   OUT=... bash perf/patches/2026-12-07-runs150-151-one-call.sh
+# Later: BUILDS="n150 n154" CHECK=n154 PACK=build/pack154/all.tar.xz (run
+# 154 against landed 150).
 # TOTAL (580) bounds the call; NOCHECKS=1 leaves out the checks,
 # NOTIMINGS=1 the timings.
 set -u
 root=${OUT:-device-out}
 read -r -a builds <<<"${BUILDS:-n141 n150 n151 n152}"
 t0=$(date +%s)
-tar -xJf build/pack150/all.tar.xz -C /tmp
+tar -xJf "${PACK:-build/pack150/all.tar.xz}" -C /tmp
 base=${builds[0]}
 bench() { echo "/tmp/$1/device/qrita-bench+-backend+cuda+-baselines+copy+-ref=false"; }
 P='-batch+1,8,32,64,100,132+-vocab+128256,262208+-k+0+-p+0.9+-dist+llm+-dtype+fp32,bf16'
