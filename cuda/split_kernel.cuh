@@ -244,6 +244,17 @@ __device__ void run_task(typename E::bits_t* row, uint32_t lo, uint32_t hi, cons
   }
 }
 
+// Rows decided before a row's passes are sliced: all but the
+// kSlicedPassUndecidedShare-th part of the batch (every row at once under
+// the slice-at-once ablation). A function: as a local of split_items'
+// team lambda, nvcc 11.8 warned it was never referenced (#177-D).
+template <class Policy>
+__device__ __forceinline__ uint32_t sliced_pass_quorum(const TruncateParams& prm) {
+  if (prm.ablation & kAblateSliceAtOnce) return 0u;
+  const int64_t share = prm.batch / Policy::kSlicedPassUndecidedShare, undecided = share > 0 ? share : 1;
+  return static_cast<uint32_t>(prm.batch - undecided);
+}
+
 // The items of Items (first(), more(i), next(i)): item i is part i % S
 // of the row whose regions and meeting point are slot i / S's, and whose
 // logits are row items.row(i / S). Each part is gathered into its region;
@@ -294,9 +305,7 @@ __device__ __forceinline__ void split_items(const TruncateParams& prm, SliceRegi
       using Team = SplitTeam<Policy, E, Items::kSliced>;
       Team team = [&] {
         if constexpr (Items::kSliced) {
-          const int64_t share = prm.batch / Policy::kSlicedPassUndecidedShare, undecided = share > 0 ? share : 1;
-          const uint32_t quorum = (prm.ablation & kAblateSliceAtOnce) ? 0u : static_cast<uint32_t>(prm.batch - undecided);
-          return Team{{row, n, items.slices(), static_cast<uint32_t>(slot), quorum, false},
+          return Team{{row, n, items.slices(), static_cast<uint32_t>(slot), sliced_pass_quorum<Policy>(prm), false},
                       lo, hi, sync, regions + slot * S, S, s, 0};
         } else {
           return Team{{}, lo, hi, sync, regions + slot * S, S, s, 0};
