@@ -9,7 +9,15 @@
 // many rows a persistent call would offer for hand-on (cuda/hand_on.cuh),
 // for the strided sample and for runs of 8 (PERFLOG runs 130-131).
 //
+// With -k, it models top-k instead (truncate_kernel.cuh candidate_target
+// and regather_top_k): the rows whose first gather finds fewer than k
+// candidates, and those the whole row's second gather leaves short too
+// (they search the row below the threshold), for a sparse-row boost of
+// the aim (-boost, policy.cuh kSparseTargetBoost) and a second gather's
+// oversampling (-regather, kRegatherOversample).
+//
 //	go run ./perf/tools/missmodel -batch 1024 -vocab 262208 -seeds 1,2,3
+//	go run ./perf/tools/missmodel -k 50 -dist neginf90 -batch 1024 -vocab 128256 -seeds 1
 package main
 
 import (
@@ -17,6 +25,8 @@ import (
 	"fmt"
 	"log"
 	"math"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -31,6 +41,14 @@ const (
 	capacity      = 4096 // kCandidateCapacity
 	sigmaMargin   = 0.25
 	sampleMinimum = 4096 // rows this short are gathered whole (kGatherWholeRowBelow)
+	// policy.cuh's top-k aim: kTopKOversample, kMinCandidates,
+	// kMaxTargetDivisor, kSparseSampleDivisor and kSecondGatherFill.
+	topKOversample     = 2
+	minCandidates      = 128
+	maxTargetDivisor   = 4
+	sparseSampleDivide = 4
+	secondGatherFill   = 0.75
+	sortedCands        = 512 // kSortedCandidates: more are searched by digits
 )
 
 // The sample layouts: entry j of a row of n (strided: the kernels' before
@@ -49,7 +67,15 @@ func main() {
 	seeds := flag.String("seeds", "1,2,3", "comma-separated qrita-bench -seed values")
 	p := flag.Float64("p", 0.9, "top-p")
 	bf16 := flag.Bool("bf16", true, "round the logits to bfloat16 first (qrita-bench -dtype bf16)")
+	k := flag.Int("k", 0, "model top-k with this k (0: top-p alone)")
+	distName := flag.String("dist", "llm", "the rows' distribution (qrita-bench -dist)")
+	boost := flag.Int("boost", 2, "with -k: the sparse rows' aim boost (kSparseTargetBoost)")
+	regather := flag.Int("regather", 4, "with -k: the second gather's aim in k (kRegatherOversample)")
 	flag.Parse()
+	dist, ok := distByName(*distName)
+	if !ok {
+		log.Fatalf("-dist %q: unknown", *distName)
+	}
 	if *vocab <= sampleMinimum {
 		log.Fatalf("-vocab %d: rows this short are gathered whole and never miss this way", *vocab)
 	}
@@ -59,25 +85,123 @@ func main() {
 			log.Fatalf("-seeds: %v", err)
 		}
 		missed := make([][]int, len(layouts))
+		short := make([][]int, len(layouts)) // top-k: missed after the second gather too
+		firstCands := make([][]int, len(layouts))
 		rng := testcases.NewRand(seed)
 		row := make([]float32, *vocab)
 		for r := range *batch {
-			testcases.Fill(row, testcases.LLMLike, rng) // as testcases.Logits draws a batch, row by row
+			testcases.Fill(row, dist, rng) // as testcases.Logits draws a batch, row by row
 			if *bf16 {
 				for i, x := range row {
 					row[i] = halfbits.FromBF16(halfbits.ToBF16(x))
 				}
 			}
 			for l, layout := range layouts {
-				if misses(row, layout.index, *p) {
+				if *k > 0 {
+					first, second, c := topKMisses(row, layout.index, *k, *boost, *regather)
+					firstCands[l] = append(firstCands[l], c)
+					if first {
+						missed[l] = append(missed[l], r)
+					}
+					if second {
+						short[l] = append(short[l], r)
+					}
+				} else if misses(row, layout.index, *p) {
 					missed[l] = append(missed[l], r)
 				}
 			}
 		}
 		for l, layout := range layouts {
 			fmt.Printf("seed %d %-9s %3d of %d rows miss: %v\n", seed, layout.name, len(missed[l]), *batch, missed[l])
+			if *k > 0 {
+				fmt.Printf("seed %d %-9s %3d of %d rows short after the second gather: %v\n", seed, layout.name,
+					len(short[l]), *batch, short[l])
+				c := firstCands[l]
+				slices.Sort(c)
+				fmt.Printf("seed %d %-9s first candidates: median %d, 90th percentile %d, most %d; %d of %d rows over %d\n",
+					seed, layout.name, c[len(c)/2], c[len(c)*9/10], c[len(c)-1], len(c)-sort.SearchInts(c, sortedCands+1),
+					len(c), sortedCands)
+			}
 		}
 	}
+}
+
+func distByName(name string) (testcases.Dist, bool) {
+	for _, d := range testcases.Dists() {
+		if d.String() == name {
+			return d, true
+		}
+	}
+	return 0, false
+}
+
+// sampleStats are the finite sample values' count, mean and deviation.
+func sampleStats(row []float32, index func(j, n int) int) (cnt int, mean, sd float64) {
+	n := len(row)
+	var s1, s2 float64
+	for j := range sampleSize {
+		if x := float64(row[index(j, n)]); !math.IsInf(x, 0) && x == x {
+			s1 += x
+			s2 += x * x
+			cnt++
+		}
+	}
+	if cnt == 0 {
+		return 0, 0, 0
+	}
+	mean = s1 / float64(cnt)
+	return cnt, mean, math.Sqrt(max(0, s2/float64(cnt)-mean*mean))
+}
+
+// sigmaThreshold is sigma_threshold's value for a dense and a sparse aim
+// (NaN: every keepable entry is a candidate).
+func sigmaThreshold(n, cnt int, mean, sd float64, dense, sparse int) float32 {
+	target := dense
+	if cnt*sparseSampleDivide < sampleSize {
+		target = sparse
+	}
+	q := float64(target) * sampleSize / (float64(n) * float64(cnt))
+	if cnt == 0 || q >= 0.25 {
+		return float32(math.NaN())
+	}
+	return float32(mean + (quantiles.Lookup(q)-sigmaMargin)*sd)
+}
+
+// candidates counts the keepable entries at or above thr (all if NaN).
+func candidates(row []float32, thr float32) int {
+	c := 0
+	for _, x := range row {
+		if !math.IsInf(float64(x), -1) && x == x && (thr != thr || x >= thr) {
+			c++
+		}
+	}
+	return c
+}
+
+// topKMisses reports whether a whole row's first top-k gather finds
+// fewer than k candidates, and whether its second gather does too.
+func topKMisses(row []float32, index func(j, n int) int, k, boost, regather int) (first, second bool, firstCands int) {
+	n := len(row)
+	cnt, mean, sd := sampleStats(row, index)
+	want := max(k*topKOversample, minCandidates)
+	most := max(capacity/maxTargetDivisor, k+k/4)
+	dense, sparse := min(want, most), min(want*boost, most)
+	thr := sigmaThreshold(n, cnt, mean, sd, dense, sparse)
+	cands := candidates(row, thr)
+	if cands >= k || k > capacity {
+		return false, false, cands
+	}
+	fill := int(capacity * secondGatherFill)
+	aim := k * regather
+	rescale := func(t int) int { return min(t*aim/max(cands, 1), fill) }
+	thr2 := sigmaThreshold(n, cnt, mean, sd, rescale(dense), rescale(sparse))
+	if thr2 == thr || thr != thr {
+		return true, true, cands // the sample promises nothing lower
+	}
+	// NaN: every keepable entry, which may overflow the buffer (the
+	// search over the row then settles it).
+	cands2 := candidates(row, thr2)
+	return true, cands2 < k || cands2 > capacity, cands
 }
 
 // misses reports whether the row's first gather would not settle top-p.
