@@ -1,7 +1,8 @@
 // Command missmodel counts, on the host, the rows of a qrita-bench draw
 // whose first top-p gather should miss: a model of the kernel's
 // sigma-truncation (cuda/truncate_kernel.cuh sigma_threshold; top-p alone
-// aims at 256 candidates, 0.25 deviations of margin) and of the settle
+// aims at 256 candidates, rows mostly -Inf at -sparse-topp, 0.25
+// deviations of margin; -dist draws the rows) and of the settle
 // test (the candidates' mass short of p times the row's, or more
 // candidates than the buffer holds). It is a model, not the kernel: the
 // quantile is the kernels' interpolated table (internal/quantiles), but
@@ -71,6 +72,8 @@ func main() {
 	distName := flag.String("dist", "llm", "the rows' distribution (qrita-bench -dist)")
 	boost := flag.Int("boost", 2, "with -k: the sparse rows' aim boost (kSparseTargetBoost)")
 	regather := flag.Int("regather", 4, "with -k: the second gather's aim in k (kRegatherOversample)")
+	sparseTopP := flag.Int("sparse-topp", capacity/maxTargetDivisor,
+		"top-p alone: the aim of rows mostly -Inf (kCandidateCapacity / kMaxTargetDivisor)")
 	flag.Parse()
 	dist, ok := distByName(*distName)
 	if !ok {
@@ -106,7 +109,7 @@ func main() {
 					if second {
 						short[l] = append(short[l], r)
 					}
-				} else if misses(row, layout.index, *p) {
+				} else if misses(row, layout.index, *p, *sparseTopP) {
 					missed[l] = append(missed[l], r)
 				}
 			}
@@ -204,26 +207,15 @@ func topKMisses(row []float32, index func(j, n int) int, k, boost, regather int)
 	return true, cands2 < k || cands2 > capacity, cands
 }
 
-// misses reports whether the row's first gather would not settle top-p.
-func misses(row []float32, index func(j, n int) int, p float64) bool {
+// misses reports whether the row's first gather would not settle top-p
+// (rows mostly -Inf aim at a quarter of the buffer, candidate_target).
+func misses(row []float32, index func(j, n int) int, p float64, sparseAim int) bool {
 	n := len(row)
-	var s1, s2 float64
-	cnt := 0
-	for j := range sampleSize {
-		if x := float64(row[index(j, n)]); !math.IsInf(x, 0) && x == x {
-			s1 += x
-			s2 += x * x
-			cnt++
-		}
-	}
+	cnt, mean, sd := sampleStats(row, index)
 	if cnt == 0 {
 		return false
 	}
-	mean := s1 / float64(cnt)
-	sd := math.Sqrt(max(0, s2/float64(cnt)-mean*mean))
-	q := float64(topPTarget) * sampleSize / (float64(n) * float64(cnt))
-	z := quantiles.Lookup(q)
-	thr := float32(mean + (z-sigmaMargin)*sd)
+	thr := sigmaThreshold(n, cnt, mean, sd, topPTarget, sparseAim)
 	top := float32(math.Inf(-1))
 	for _, x := range row {
 		top = max(top, x)
@@ -231,8 +223,11 @@ func misses(row []float32, index func(j, n int) int, p float64) bool {
 	var in, out float64
 	cands := 0
 	for _, x := range row {
+		if math.IsInf(float64(x), -1) || x != x {
+			continue // not keepable
+		}
 		e := math.Exp(float64(x - top))
-		if x >= thr {
+		if thr != thr || x >= thr {
 			in += e
 			cands++
 		} else {
