@@ -48,11 +48,14 @@ struct TruncateAlgorithmPolicy {
   static constexpr int kTopPTargetDivisor = 16;
   // A top-k target times this (at most a kMaxTargetDivisor-th of
   // the buffer) when fewer than a kSparseSampleDivisor-th of the sample
-  // is finite (rows mostly -Inf): their mean and deviation are looser, a
-  // top-k that misses reads the row again (rows 90 % -Inf: ~1.7 % of them
-  // at 2k, ~0.7 % at 4k, by a host model of the threshold), and their
-  // nuclei run longer.
-  static constexpr int kSparseTargetBoost = 2;
+  // is finite (rows mostly -Inf): their mean and deviation come from ~100
+  // sampled values, and a top-k that misses reads the row again (a split
+  // row: searched by its decider alone, ~200 us at V = 128256). At 4, not
+  // 2, rows 90 % -Inf miss 2 in 12288 where 27 did (perf/tools/
+  // missmodel), and neginf90 joint calls of 100-1024 rows are 47-75 %
+  // faster; the extra candidates cost rows 99 % -Inf 2-5 us at B=1
+  // (PERFLOG run 156).
+  static constexpr int kSparseTargetBoost = 4;
   static constexpr int kSparseSampleDivisor = 4;
   // A top-k row whose first gather missed gathers again aiming at this
   // many times k: the model that missed once is off again, by more the

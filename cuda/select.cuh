@@ -248,41 +248,25 @@ template <int kFree = 0>
 __device__ __forceinline__ int settled_bits(KeyRange range, int bits) {
   if (range.lo > range.hi) return 0;  // empty: nothing is known
   const int common = range.lo == range.hi ? kKeyBits : __clz(range.lo ^ range.hi);
-  if constexpr (kFree == 0) {
-    return common < kKeyBits - bits ? common : kKeyBits - bits;
-  } else {
-    const int most = kKeyBits - kFree - bits;  // bits is at most 8
-    return common < most ? common : most;
-  }
+  const int most = kKeyBits - kFree - bits;  // bits is at most 8
+  return common < most ? common : most;
 }
 
 // One step of a digit search: the digit below the `top` key bits still to
-// settle, `bits` wide or what is left.
+// settle and above the `free` low bits that the sign sets (kFreeKeyBits),
+// `bits` wide or what is left (none at top == free: the search is over).
 struct DigitStep {
   int shift;       // the digit's lowest bit
   uint32_t mask;   // the digit's values, from bit 0
   uint32_t above;  // key bits already settled
-  __device__ DigitStep(int top, int bits) {
-    const int width = top < bits ? top : bits;
+  __device__ DigitStep(int top, int bits, int free = 0) {
+    const int room = top - free;
+    const int width = room < bits ? room : bits;
     shift = top - width;
     mask = (1u << width) - 1;
     above = top >= kKeyBits ? 0u : (~0u << top);
   }
 };
-
-// The step when the kFree low bits are the sign's (kFreeKeyBits): what is
-// left above them (none at top == kFree: the search is over).
-template <int kFree>
-__device__ __forceinline__ DigitStep step_above_free(int top, int bits) {
-  if constexpr (kFree == 0) {
-    return DigitStep(top, bits);
-  } else {
-    DigitStep s(top - kFree, bits);
-    s.shift += kFree;
-    s.above = top >= kKeyBits ? 0u : (~0u << top);
-    return s;
-  }
-}
 
 __device__ __forceinline__ Pivot clamp_to_floor(Pivot p, Pivot floor) {
   if (p.key == floor.key && p.idx > floor.idx) p.idx = floor.idx;
@@ -342,7 +326,7 @@ __device__ uint32_t radix_select_desc(const Src& src, Sh& sh, Member member, Pro
   *nth_idx = kAnyIndex;
   *ranked = 0;
   for (int top = kKeyBits - settled; top > 0;) {
-    const DigitStep step = step_above_free<kFree>(top, bits);
+    const DigitStep step(top, bits, kFree);
     const uint32_t hi = step.above;
     if constexpr (!kScansInOrder<Src>) {
       constexpr uint32_t kRanked = Sh::kRankedCapacity;
@@ -487,7 +471,7 @@ __device__ __forceinline__ MassSearch start_mass_search(KeyRange range, int bits
 // floor in the search's sub-range (s.top above the free bits).
 template <class Src, class Sh>
 __device__ void build_mass_histogram(const Src& src, Sh& sh, Pivot floor, MassScale scale, const MassSearch& s) {
-  const DigitStep step = step_above_free<Src::kFreeKeyBits>(s.top, sh.digit_bits);
+  const DigitStep step(s.top, sh.digit_bits, Src::kFreeKeyBits);
   const uint32_t prefix = s.prefix, hi = step.above;
   clear_histogram(sh, true);
   src.each([&](uint32_t key, uint32_t idx, float x, bool live) {
@@ -530,7 +514,7 @@ __device__ Cut finish_mass(const Src& src, Sh& sh, Pivot floor, Goal goal_of, Ma
   const int bits = sh.digit_bits;
   constexpr int kFree = Src::kFreeKeyBits;
   while (s.top > 0) {
-    const DigitStep step = step_above_free<kFree>(s.top, bits);
+    const DigitStep step(s.top, bits, kFree);
     const uint32_t hi = step.above;
     if constexpr (!kScansInOrder<Src>) {
       if (s.counted && s.ties >= 1 && s.ties <= static_cast<uint32_t>(Sh::kRankedCapacity))
