@@ -191,15 +191,17 @@ func topKMisses(row []float32, index func(j, n int) int, k, boost, regather int)
 	dense, sparse := min(want, most), min(want*boost, most)
 	thr := sigmaThreshold(n, cnt, mean, sd, dense, sparse)
 	cands := candidates(row, thr)
-	if cands >= k || k > capacity {
+	if cands >= k || k > capacity || thr != thr {
+		// NaN: the gather took every keepable entry, so fewer than k
+		// means k keeps them all (decide_row's do_k), not a miss.
 		return false, false, cands
 	}
 	fill := int(capacity * secondGatherFill)
 	aim := k * regather
 	rescale := func(t int) int { return min(t*aim/max(cands, 1), fill) }
 	thr2 := sigmaThreshold(n, cnt, mean, sd, rescale(dense), rescale(sparse))
-	if thr2 == thr || thr != thr {
-		return true, true, cands // the sample promises nothing lower
+	if thr2 >= thr {
+		return true, true, cands // the sample promises nothing lower (regather_top_k)
 	}
 	// NaN: every keepable entry, which may overflow the buffer (the
 	// search over the row then settles it).
