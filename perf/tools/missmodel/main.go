@@ -15,7 +15,10 @@
 // candidates, and those the whole row's second gather leaves short too
 // (they search the row below the threshold), for a sparse-row boost of
 // the aim (-boost, policy.cuh kSparseTargetBoost) and a second gather's
-// oversampling (-regather, kRegatherOversample).
+// oversampling (-regather, kRegatherOversample). A first gather past the
+// buffer counts as a miss (the search over the row). -sparse-all tries a
+// rule the kernel does not have: sparse rows whose sample puts at most
+// that many keepable entries in the row take them all.
 //
 //	go run ./perf/tools/missmodel -batch 1024 -vocab 262208 -seeds 1,2,3
 //	go run ./perf/tools/missmodel -k 50 -dist neginf90 -batch 1024 -vocab 128256 -seeds 1
@@ -52,6 +55,9 @@ const (
 	sortedCands        = 512 // kSortedCandidates: more are searched by digits
 )
 
+// sparseAll is -sparse-all: see main.
+var sparseAll int
+
 // The sample layouts: entry j of a row of n (strided: the kernels' before
 // run 130).
 var layouts = []struct {
@@ -74,6 +80,8 @@ func main() {
 	regather := flag.Int("regather", 4, "with -k: the second gather's aim in k (kRegatherOversample)")
 	sparseTopP := flag.Int("sparse-topp", capacity/maxTargetDivisor,
 		"top-p alone: the aim of rows mostly -Inf (kCandidateCapacity / kMaxTargetDivisor)")
+	flag.IntVar(&sparseAll, "sparse-all", 0,
+		"rows mostly -Inf whose sample puts at most this many keepable entries in the row take them all (0: off)")
 	flag.Parse()
 	dist, ok := distByName(*distName)
 	if !ok {
@@ -160,11 +168,12 @@ func sampleStats(row []float32, index func(j, n int) int) (cnt int, mean, sd flo
 // (NaN: every keepable entry is a candidate).
 func sigmaThreshold(n, cnt int, mean, sd float64, dense, sparse int) float32 {
 	target := dense
-	if cnt*sparseSampleDivide < sampleSize {
+	isSparse := cnt*sparseSampleDivide < sampleSize
+	if isSparse {
 		target = sparse
 	}
 	q := float64(target) * sampleSize / (float64(n) * float64(cnt))
-	if cnt == 0 || q >= 0.25 {
+	if cnt == 0 || q >= 0.25 || (isSparse && n*cnt <= sparseAll*sampleSize) {
 		return float32(math.NaN())
 	}
 	return float32(mean + (quantiles.Lookup(q)-sigmaMargin)*sd)
@@ -191,6 +200,9 @@ func topKMisses(row []float32, index func(j, n int) int, k, boost, regather int)
 	dense, sparse := min(want, most), min(want*boost, most)
 	thr := sigmaThreshold(n, cnt, mean, sd, dense, sparse)
 	cands := candidates(row, thr)
+	if cands > capacity {
+		return true, true, cands // the buffer overflows: the search over the row
+	}
 	if cands >= k || k > capacity || thr != thr {
 		// NaN: the gather took every keepable entry, so fewer than k
 		// means k keeps them all (decide_row's do_k), not a miss.
