@@ -259,7 +259,7 @@ struct DigitStep {
   int shift;       // the digit's lowest bit
   uint32_t mask;   // the digit's values, from bit 0
   uint32_t above;  // key bits already settled
-  __device__ DigitStep(int top, int bits, int free = 0) {
+  __device__ DigitStep(int top, int bits, int free) {
     const int room = top - free;
     const int width = room < bits ? room : bits;
     shift = top - width;
