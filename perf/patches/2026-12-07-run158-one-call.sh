@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 44's call (not run: the device refused seven starts): runs 158
+# Session 44's call (not run: the device refused eight starts): runs 158
 # and 160 (a split row's other blocks write -Inf over their parts while
 # the decider decides, when the candidates settle its top-k; 160: its
 # top-p alone too) against main (n157), builds alternating: three samples
