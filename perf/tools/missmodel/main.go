@@ -55,8 +55,13 @@ const (
 	sortedCands        = 512 // kSortedCandidates: more are searched by digits
 )
 
-// sparseAll is -sparse-all: see main.
-var sparseAll int
+// rules are the kernel's choices the model varies (the flags).
+type rules struct {
+	boost      int // -boost: the sparse rows' top-k aim boost
+	regather   int // -regather: the second top-k gather's aim in k
+	sparseTopP int // -sparse-topp: top-p alone's aim for rows mostly -Inf
+	sparseAll  int // -sparse-all: sparse rows with at most this many keepable take them all
+}
 
 // The sample layouts: entry j of a row of n (strided: the kernels' before
 // run 130).
@@ -76,11 +81,12 @@ func main() {
 	bf16 := flag.Bool("bf16", true, "round the logits to bfloat16 first (qrita-bench -dtype bf16)")
 	k := flag.Int("k", 0, "model top-k with this k (0: top-p alone)")
 	distName := flag.String("dist", "llm", "the rows' distribution (qrita-bench -dist)")
-	boost := flag.Int("boost", 2, "with -k: the sparse rows' aim boost (kSparseTargetBoost)")
-	regather := flag.Int("regather", 4, "with -k: the second gather's aim in k (kRegatherOversample)")
-	sparseTopP := flag.Int("sparse-topp", capacity/maxTargetDivisor,
+	var rule rules
+	flag.IntVar(&rule.boost, "boost", 2, "with -k: the sparse rows' aim boost (kSparseTargetBoost)")
+	flag.IntVar(&rule.regather, "regather", 4, "with -k: the second gather's aim in k (kRegatherOversample)")
+	flag.IntVar(&rule.sparseTopP, "sparse-topp", capacity/maxTargetDivisor,
 		"top-p alone: the aim of rows mostly -Inf (kCandidateCapacity / kMaxTargetDivisor)")
-	flag.IntVar(&sparseAll, "sparse-all", 0,
+	flag.IntVar(&rule.sparseAll, "sparse-all", 0,
 		"rows mostly -Inf whose sample puts at most this many keepable entries in the row take them all (0: off)")
 	flag.Parse()
 	dist, ok := distByName(*distName)
@@ -109,7 +115,7 @@ func main() {
 			}
 			for l, layout := range layouts {
 				if *k > 0 {
-					first, second, c := topKMisses(row, layout.index, *k, *boost, *regather)
+					first, second, c := topKMisses(row, layout.index, *k, rule)
 					firstCands[l] = append(firstCands[l], c)
 					if first {
 						missed[l] = append(missed[l], r)
@@ -117,7 +123,7 @@ func main() {
 					if second {
 						short[l] = append(short[l], r)
 					}
-				} else if misses(row, layout.index, *p, *sparseTopP) {
+				} else if misses(row, layout.index, *p, rule) {
 					missed[l] = append(missed[l], r)
 				}
 			}
@@ -165,8 +171,8 @@ func sampleStats(row []float32, index func(j, n int) int) (cnt int, mean, sd flo
 }
 
 // sigmaThreshold is sigma_threshold's value for a dense and a sparse aim
-// (NaN: every keepable entry is a candidate).
-func sigmaThreshold(n, cnt int, mean, sd float64, dense, sparse int) float32 {
+// (NaN: every keepable entry is a candidate); sparseAll is rules.sparseAll.
+func sigmaThreshold(n, cnt int, mean, sd float64, dense, sparse, sparseAll int) float32 {
 	target := dense
 	isSparse := cnt*sparseSampleDivide < sampleSize
 	if isSparse {
@@ -192,13 +198,13 @@ func candidates(row []float32, thr float32) int {
 
 // topKMisses reports whether a whole row's first top-k gather finds
 // fewer than k candidates, and whether its second gather does too.
-func topKMisses(row []float32, index func(j, n int) int, k, boost, regather int) (first, second bool, firstCands int) {
+func topKMisses(row []float32, index func(j, n int) int, k int, rule rules) (first, second bool, firstCands int) {
 	n := len(row)
 	cnt, mean, sd := sampleStats(row, index)
 	want := max(k*topKOversample, minCandidates)
 	most := max(capacity/maxTargetDivisor, k+k/4)
-	dense, sparse := min(want, most), min(want*boost, most)
-	thr := sigmaThreshold(n, cnt, mean, sd, dense, sparse)
+	dense, sparse := min(want, most), min(want*rule.boost, most)
+	thr := sigmaThreshold(n, cnt, mean, sd, dense, sparse, rule.sparseAll)
 	cands := candidates(row, thr)
 	if cands > capacity {
 		return true, true, cands // the buffer overflows: the search over the row
@@ -209,9 +215,9 @@ func topKMisses(row []float32, index func(j, n int) int, k, boost, regather int)
 		return false, false, cands
 	}
 	fill := int(capacity * secondGatherFill)
-	aim := k * regather
+	aim := k * rule.regather
 	rescale := func(t int) int { return min(t*aim/max(cands, 1), fill) }
-	thr2 := sigmaThreshold(n, cnt, mean, sd, rescale(dense), rescale(sparse))
+	thr2 := sigmaThreshold(n, cnt, mean, sd, rescale(dense), rescale(sparse), rule.sparseAll)
 	if thr2 >= thr {
 		return true, true, cands // the sample promises nothing lower (regather_top_k)
 	}
@@ -223,13 +229,13 @@ func topKMisses(row []float32, index func(j, n int) int, k, boost, regather int)
 
 // misses reports whether the row's first gather would not settle top-p
 // (rows mostly -Inf aim at a quarter of the buffer, candidate_target).
-func misses(row []float32, index func(j, n int) int, p float64, sparseAim int) bool {
+func misses(row []float32, index func(j, n int) int, p float64, rule rules) bool {
 	n := len(row)
 	cnt, mean, sd := sampleStats(row, index)
 	if cnt == 0 {
 		return false
 	}
-	thr := sigmaThreshold(n, cnt, mean, sd, topPTarget, sparseAim)
+	thr := sigmaThreshold(n, cnt, mean, sd, topPTarget, rule.sparseTopP, rule.sparseAll)
 	top := float32(math.Inf(-1))
 	for _, x := range row {
 		top = max(top, x)
