@@ -126,6 +126,10 @@ struct Pivot {
   uint32_t idx;
 };
 
+// Device code takes these directly or by member only: nvcc 11.8 reads one
+// as zeros where a conditional operator pairs it with a prvalue
+// (perf/tools/nvcc-constexpr/ternary.cu; runs 158 and 160, PERFLOG
+// session 45). Write `Pivot pv = kPivotNone; if (...) pv = ...;` instead.
 constexpr Pivot kPivotAll = {kKeyNegInf + 1, kAnyIndex};  // every keepable entry
 constexpr Pivot kPivotNone = {~0u, 0u};                    // no entry: no key is ~0 (NaN maps to 0)
 
