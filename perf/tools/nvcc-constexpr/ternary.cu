@@ -4,8 +4,10 @@
 // f ? kPivotNone : Pivot{...} stores 0, 0 when f holds, not ~0u, 0. With
 // an lvalue on the other side it is an error ("undefined in device
 // code"); used directly (Cut2{kPivotNone, 7}) or by member, the value is
-// right. Runs 158 and 160 wrote `fill ? kPivotNone : VerdictWord::pivot(w)`
-// and kept every candidate (PERFLOG session 45). See the PTX:
+// right, and so is `Pivot pv = kPivotNone; if (!f) pv = Pivot{...};` (a
+// selp of -1: the form cuda/keys.cuh advises). Runs 158 and 160 wrote
+// `fill ? kPivotNone : VerdictWord::pivot(w)` and kept every candidate
+// (PERFLOG session 45). See the PTX:
 //   nvcc -ccbin=g++-11 -std=c++17 --expt-relaxed-constexpr -O3 -arch=sm_90 \
 //     -Icuda -Icsrc -ptx perf/tools/nvcc-constexpr/ternary.cu -o - | grep -A12 'st.local'
 #include "keys.cuh"
