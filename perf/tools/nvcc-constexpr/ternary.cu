@@ -7,7 +7,11 @@
 // right, and so is `Pivot pv = kPivotNone; if (!f) pv = Pivot{...};` (a
 // selp of -1: the form cuda/keys.cuh advises). Runs 158 and 160 wrote
 // `fill ? kPivotNone : VerdictWord::pivot(w)` and kept every candidate
-// (PERFLOG session 45). See the PTX:
+// (PERFLOG session 45). A constexpr function in place of the constant is
+// no way out here: any conditional of two Pivot prvalues nested in
+// Cut2{...} crashes nvcc 11.8 (segfault, even f ? Pivot{~0u, 0u} : ...);
+// `const Pivot p = f ? pivot_none() : Pivot{...};` compiles right (selp
+// of -1; session 46). See the PTX:
 //   nvcc -ccbin=g++-11 -std=c++17 --expt-relaxed-constexpr -O3 -arch=sm_90 \
 //     -Icuda -Icsrc -ptx perf/tools/nvcc-constexpr/ternary.cu -o - | grep -A12 'st.local'
 #include "keys.cuh"
