@@ -119,6 +119,20 @@ __device__ __forceinline__ void store_vector(uint4* p, const uint4& v) {
   *p = v;
 }
 
+// Programmatic dependent launch (sm_90; cuda/launch.cu). A kernel that
+// the launcher lets start during the one before it on the stream waits
+// here, before its first access to device memory, until that kernel has
+// finished and its writes are visible; then it lets the stream's next
+// kernel place its blocks, which wait here in turn (so at most one grid
+// waits ahead of a running one). No-ops for a plain launch, on other GPUs
+// and on HIP.
+__device__ __forceinline__ void await_previous_grid() {
+#if !QRITA_HIP && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 // Pauses a thread that polls device memory, so that the blocks sharing
 // its multiprocessor keep their issue slots.
 __device__ __forceinline__ void sleep_briefly() {

@@ -25,14 +25,47 @@ template <class Shape>
 constexpr bool kServesHandOn = Shape::kBlockThreads == SplitRows::kBlockThreads &&
                                Shape::kMinBlocksPerSM == SplitRows::kMinBlocksPerSM;
 
+// Launches kernel(prm). Where the device allows it and the stream is not
+// being captured (CUDA 11.8 graphs take no programmatic edges), as a
+// programmatic dependent of the kernel before it on the stream: its
+// blocks are placed while that kernel runs (every kernel here lets them
+// at its start) and wait in await_previous_grid before touching device
+// memory, so back-to-back calls lose the launch gap between them (PERFLOG
+// run 162). A launch the runtime refuses that way is made plainly.
+template <class Kernel>
+cudaError_t launch_kernel(Kernel kernel, unsigned grid, unsigned threads, size_t shared, const LaunchLimits& lim,
+                          cudaStream_t stream, const TruncateParams& prm) {
+#if !QRITA_HIP
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusActive;
+  if (lim.early_launch && cudaStreamIsCapturing(stream, &capture) != cudaSuccess) (void)cudaGetLastError();
+  if (lim.early_launch && capture == cudaStreamCaptureStatusNone) {
+    cudaLaunchAttribute early{};
+    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(threads);
+    cfg.dynamicSmemBytes = shared;
+    cfg.stream = stream;
+    cfg.attrs = &early;
+    cfg.numAttrs = 1;
+    if (cudaLaunchKernelEx(&cfg, kernel, prm) == cudaSuccess) return cudaSuccess;
+    (void)cudaGetLastError();
+  }
+#else
+  (void)lim;
+#endif
+  kernel<<<grid, threads, shared, stream>>>(prm);
+  return cudaGetLastError();
+}
+
 template <class Shape, class E>
-cudaError_t launch_shape(const TruncateParams& args, int64_t grid, cudaStream_t stream) {
+cudaError_t launch_shape(const TruncateParams& args, int64_t grid, const LaunchLimits& lim, cudaStream_t stream) {
   TruncateParams prm = args;
   // The served rows' parts are taken by blocks of this grid (hand_on.cuh).
   if (!kServesHandOn<Shape> || grid < prm.hand_on_slices) prm.hand_on_slices = 0;
-  truncate_rows_kernel<Shape, E, kServesHandOn<Shape>>
-      <<<static_cast<unsigned>(grid), Shape::kBlockThreads, sizeof(PersistentShared<Shape>), stream>>>(prm);
-  return cudaGetLastError();
+  return launch_kernel(truncate_rows_kernel<Shape, E, kServesHandOn<Shape>>, static_cast<unsigned>(grid),
+                       Shape::kBlockThreads, sizeof(PersistentShared<Shape>), lim, stream, prm);
 }
 
 // The split rows' kernel (cuda/split_kernel.cuh).
@@ -49,27 +82,26 @@ cudaError_t launch_split(const TruncateParams& args, const LaunchLimits& lim, cu
   // every block must be resident (the split kernel's grid is, by
   // split_slices).
   if (grid > static_cast<unsigned>(lim.split_blocks)) prm.hand_on_slices = 0;
+  constexpr size_t kShared = sizeof(TruncateShared<SplitRows>);
   if (prm.hand_on_slices > 0)
-    split_rows_kernel<SplitRows, E, true>
-        <<<grid, SplitRows::kBlockThreads, sizeof(TruncateShared<SplitRows>), stream>>>(prm);
-  else
-    split_rows_kernel<SplitRows, E, false>
-        <<<grid, SplitRows::kBlockThreads, sizeof(TruncateShared<SplitRows>), stream>>>(prm);
-  return cudaGetLastError();
+    return launch_kernel(split_rows_kernel<SplitRows, E, true>, grid, SplitRows::kBlockThreads, kShared, lim, stream,
+                         prm);
+  return launch_kernel(split_rows_kernel<SplitRows, E, false>, grid, SplitRows::kBlockThreads, kShared, lim, stream,
+                       prm);
 }
 
 template <class E>
 cudaError_t launch_typed(const TruncateParams& prm, const LaunchLimits& lim, bool every_row_top_k,
                          cudaStream_t stream) {
   if (prm.split_slices > 1) return launch_split<E>(prm, lim, stream);
-  if (prm.batch <= lim.multiprocessors) return launch_shape<FewRows, E>(prm, prm.batch, stream);
+  if (prm.batch <= lim.multiprocessors) return launch_shape<FewRows, E>(prm, prm.batch, lim, stream);
   // Rows with a top-k gain 2-5 % with four blocks; top-p alone lost up to
   // 13 % (PERFLOG run 75: bf16 1024 x 128256, neginf90 rows) and the id
   // output of unfiltered rows 6 % (run 83).
   if (prm.batch >= lim.most_rows_grid && every_row_top_k)
-    return launch_shape<MostRows, E>(prm, lim.most_rows_grid, stream);
+    return launch_shape<MostRows, E>(prm, lim.most_rows_grid, lim, stream);
   const int64_t grid = prm.batch < lim.many_rows_grid ? prm.batch : lim.many_rows_grid;
-  return launch_shape<ManyRows, E>(prm, grid, stream);
+  return launch_shape<ManyRows, E>(prm, grid, lim, stream);
 }
 
 template <class E>
@@ -156,6 +188,11 @@ size_t split_workspace_bytes(const LaunchLimits& lim) {
 }
 
 cudaError_t truncate_limits(DType dtype, int multiprocessors, LaunchLimits* lim) {
+  int device = 0, major = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+  if (e != cudaSuccess) return e;
+  lim->early_launch = !QRITA_HIP && major >= 9;
   switch (dtype) {
     case DType::kF32: return occupancy_typed<F32>(multiprocessors, lim);
     case DType::kF16: return occupancy_typed<F16>(multiprocessors, lim);

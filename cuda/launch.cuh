@@ -17,6 +17,9 @@ struct LaunchLimits {
   int64_t many_rows_grid = 0;
   int64_t most_rows_grid = 0;  // batches from this many rows take four blocks an SM
   int64_t split_blocks = 0;  // resident blocks of the split kernel
+  // sm_90: a call's kernel is launched as a programmatic dependent of the
+  // kernel before it on the stream (launch.cu, await_previous_grid).
+  bool early_launch = false;
 };
 
 // Parts per row for a mask call (1: one block per row). Small batches cut

@@ -92,6 +92,7 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
   auto& all = *reinterpret_cast<PersistentShared<Policy>*>(shared_bytes);
   auto& sh = all.row;
   const uint32_t n = static_cast<uint32_t>(prm.vocab);
+  await_previous_grid();
   if (threadIdx.x == 0) {
     sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
     sh.hand_on = HandOnTarget{kServes ? hand_on_list(prm) : nullptr,

@@ -399,6 +399,7 @@ __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSM
     split_rows_kernel(TruncateParams prm) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   auto& sh = *reinterpret_cast<TruncateShared<Policy>*>(shared_bytes);
+  await_previous_grid();
   if (threadIdx.x == 0) sh.digit_bits = (prm.ablation & kAblateBinarySearch) ? 1 : kDigitBits;
   const int S = prm.split_slices;
   split_items<Policy, E>(prm, static_cast<SliceRegionOf<Policy>*>(prm.split_ws),
