@@ -28,7 +28,7 @@ for s in "${steps[@]}"; do
   sanitize)
     for tool in memcheck racecheck synccheck; do
       # racecheck and synccheck are slow: they get the small coverage test.
-      pattern='GPUSanitizerCoverage|GPUBadInput|GPUTopKSecondGather|GPUBinnedTopP|GPUTopPAlignment'; limit=${SANITIZE_LIMIT:-150}
+      pattern='GPUSanitizerCoverage|GPUBadInput|GPUTopKSecondGather|GPUBinnedTopP|GPUTopPAlignment|GPUChainedCalls'; limit=${SANITIZE_LIMIT:-150}
       timeout $limit compute-sanitizer --tool "$tool" --error-exitcode 3 "$bin/sampler.test" -test.short -test.count=1 \
         -test.run "$pattern" >"$out/sanitize-$tool.log" 2>&1 || status=1
       echo "$tool: $(grep -E 'ERROR SUMMARY' "$out/sanitize-$tool.log" | tail -1) $(tail -1 "$out/sanitize-$tool.log")"

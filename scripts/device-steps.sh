@@ -63,7 +63,7 @@ checks() {
   (
     for tool in memcheck racecheck synccheck; do
       timeout "$(limit 130)" compute-sanitizer --tool $tool --error-exitcode 3 "$bin/sampler.test" -test.short \
-        -test.count=1 -test.run 'GPUSanitizerCoverage|GPUBadInput|GPUTopKSecondGather|GPUBinnedTopP|GPUTopPAlignment' >"$logs/sanitize-$tool.txt" 2>&1
+        -test.count=1 -test.run 'GPUSanitizerCoverage|GPUBadInput|GPUTopKSecondGather|GPUBinnedTopP|GPUTopPAlignment|GPUChainedCalls' >"$logs/sanitize-$tool.txt" 2>&1
       echo "rc $?" >>"$logs/sanitize-$tool.txt"
       log "$tool"
     done
