@@ -128,6 +128,7 @@ cudaError_t occupancy_typed(int multiprocessors, LaunchLimits* lim) {
   if (e != cudaSuccess) return e;
   split = sliced < split ? sliced : split;
   lim->multiprocessors = multiprocessors;
+  lim->elem_bytes = static_cast<int>(sizeof(typename E::bits_t));
   lim->many_rows_grid = (few > 0 && many > 0) ? int64_t(many) * multiprocessors : 0;
   // No resident block of four: the two-block shape takes every batch.
   lim->most_rows_grid = most > 0 ? int64_t(most) * multiprocessors : INT64_MAX;
@@ -149,12 +150,12 @@ int truncate_candidate_capacity() { return TruncatePolicy::kCandidateCapacity; }
 int split_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab) {
   if (batch < 1) return 1;
   const auto parts_within = [&](int64_t blocks) { return clamp_parts(blocks / batch, vocab); };
-  // One block per multiprocessor while every part is still read in one
-  // trip: a second block on a multiprocessor takes half its issue slots
-  // from the first one's decision (PERFLOG run 49: 8 x 128256 cut into 33
-  // parts, two blocks an SM, took 2.2 us more than 15 parts, one).
+  // One block per multiprocessor while every part is read in at most
+  // kOneBlockMaxTrips trips of the gather's loop (policy.cuh).
   int64_t parts = parts_within(lim.multiprocessors);
-  if (parts * slice_trip_entries<SplitRows>() < vocab) parts = parts_within(lim.split_blocks);
+  const int64_t trip = int64_t(SplitRows::kBlockThreads) * SplitRows::kLoadsInFlight * (16 / lim.elem_bytes);
+  const int64_t longest = (vocab + parts - 1) / parts + kSliceAlign;  // slice_bounds rounds the ends
+  if (longest > SplitRows::kOneBlockMaxTrips * trip) parts = parts_within(lim.split_blocks);
   return parts >= 2 ? static_cast<int>(parts) : 1;
 }
 

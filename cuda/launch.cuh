@@ -20,6 +20,7 @@ struct LaunchLimits {
   // sm_90: a call's kernel is launched as a programmatic dependent of the
   // kernel before it on the stream (launch.cu, await_previous_grid).
   bool early_launch = false;
+  int elem_bytes = 4;  // of the element type these limits are for
 };
 
 // Parts per row for a mask call (1: one block per row). Small batches cut

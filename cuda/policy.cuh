@@ -84,6 +84,14 @@ struct TruncateAlgorithmPolicy {
   // parts of 8550 fp32 entries took two, PERFLOG run 49).
   static constexpr int kMinSliceEntries = 2048;
   static constexpr int kMaxSlices = 32;
+  // Parts take one block per multiprocessor while each is read in at most
+  // this many trips of its element type (fp16 / bf16: twice the fp32
+  // entries a trip), else two blocks: a second block on a multiprocessor
+  // slows the first one's decision more than a second trip, prefetched to
+  // the L2 during the threshold, costs (PERFLOG run 49: 8 x 128256 fp32,
+  // 15 parts of two trips one block an SM, 2.2 us faster than 33 of one
+  // trip two; run 163 for the type's own trips).
+  static constexpr int kOneBlockMaxTrips = 2;
   // Top-p calls whose rows are cut into at most this many parts slice the
   // whole-row passes of a row that misses, so that blocks past their own
   // parts take them too (cuda/sliced_passes.cuh); with more parts a row's
