@@ -154,8 +154,11 @@ int split_slices(const LaunchLimits& lim, int64_t batch, int64_t vocab) {
   // kOneBlockMaxTrips trips of the gather's loop (policy.cuh).
   int64_t parts = parts_within(lim.multiprocessors);
   const int64_t trip = int64_t(SplitRows::kBlockThreads) * SplitRows::kLoadsInFlight * (16 / lim.elem_bytes);
-  const int64_t longest = (vocab + parts - 1) / parts + kSliceAlign;  // slice_bounds rounds the ends
-  if (longest > SplitRows::kOneBlockMaxTrips * trip) parts = parts_within(lim.split_blocks);
+  // Fewer than two parts a multiprocessor's worth: two blocks an SM
+  // unless the row is one fp32 trip (as before run 163).
+  const bool two_blocks = parts < 2 ? parts * slice_trip_entries<SplitRows>() < vocab
+                                    : (vocab + parts - 1) / parts + kSliceAlign > SplitRows::kOneBlockMaxTrips * trip;
+  if (two_blocks) parts = parts_within(lim.split_blocks);
   return parts >= 2 ? static_cast<int>(parts) : 1;
 }
 
