@@ -68,6 +68,19 @@ qrita_status qrita_bench_graph_destroy(qrita_ctx* ctx, void* graph) {
   return QRITA_OK;
 }
 
+qrita_status qrita_bench_split_parts(int multiprocessors, int64_t split_blocks, int elem_bytes, int64_t batch,
+                                     int64_t vocab, int* parts) {
+  if (!parts || multiprocessors < 1 || split_blocks < 1 || (elem_bytes != 2 && elem_bytes != 4) || batch < 1 ||
+      vocab < 1)
+    return QRITA_ERR_INVALID_ARG;
+  qrita::LaunchLimits lim;
+  lim.multiprocessors = multiprocessors;
+  lim.split_blocks = split_blocks;
+  lim.elem_bytes = elem_bytes;
+  *parts = qrita::split_slices(lim, batch, vocab);
+  return QRITA_OK;
+}
+
 qrita_status qrita_bench_l2_bytes(qrita_ctx* ctx, size_t* bytes) {
   QRITA_ENTER(ctx);
   if (!bytes) return fail(ctx, QRITA_ERR_INVALID_ARG, "bytes is NULL");

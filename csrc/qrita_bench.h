@@ -76,6 +76,13 @@ qrita_status qrita_bench_capture_end(qrita_ctx* ctx, void* stream, void** graph)
 qrita_status qrita_bench_graph_launch(qrita_ctx* ctx, void* graph, void* stream);
 qrita_status qrita_bench_graph_destroy(qrita_ctx* ctx, void* graph);
 
+/* The parts a row of a mask call is cut into (1: one block a row), as the
+ * launch policy decides them for a device of `multiprocessors` SMs whose
+ * split kernel keeps `split_blocks` blocks resident, for elements of
+ * elem_bytes (2 or 4). Host only: no context, no device. */
+qrita_status qrita_bench_split_parts(int multiprocessors, int64_t split_blocks, int elem_bytes, int64_t batch,
+                                     int64_t vocab, int* parts);
+
 /* Bytes of the device's last-level cache (L2 on NVIDIA; on AMD the L2,
  * the Infinity Cache is not counted). */
 qrita_status qrita_bench_l2_bytes(qrita_ctx* ctx, size_t* bytes);

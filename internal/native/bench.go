@@ -104,6 +104,20 @@ func (x *Ctx) DestroyGraph(graph uintptr) error {
 	return x.do(func() C.qrita_status { return C.qrita_bench_graph_destroy(x.c, devptr(graph)) })
 }
 
+// SplitParts is the number of parts the launch policy cuts each row of a
+// mask call into (1: one block a row) on a device of multiprocessors SMs
+// whose split kernel keeps splitBlocks blocks resident, for elements of
+// elemBytes (2 or 4). Host only: no device needed.
+func SplitParts(multiprocessors int, splitBlocks int64, elemBytes int, batch, vocab int64) (int, error) {
+	var parts C.int
+	st := C.qrita_bench_split_parts(C.int(multiprocessors), C.int64_t(splitBlocks), C.int(elemBytes),
+		C.int64_t(batch), C.int64_t(vocab), &parts)
+	if st != C.QRITA_OK {
+		return 0, &Error{Code: Status(st), Msg: "qrita_bench_split_parts: invalid arguments"}
+	}
+	return int(parts), nil
+}
+
 // L2Bytes is the size of the device's L2 cache.
 func (x *Ctx) L2Bytes() (int, error) {
 	var n C.size_t
