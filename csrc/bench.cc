@@ -2,6 +2,7 @@
 // ablations and per-row counters, graph capture and replay, cache size.
 #include "qrita_bench.h"
 
+#include "../cuda/policy.cuh"
 #include "context.h"
 
 using namespace qrita_host;
@@ -27,6 +28,18 @@ qrita_status qrita_bench_topk_topp(qrita_ctx* ctx, const qrita_request* req, con
       return fail(ctx, QRITA_ERR_INVALID_ARG, "unknown ablation bits %#x", opt->ablation);
     knobs.ablation = opt->ablation;
     knobs.row_stats = reinterpret_cast<int32_t*>(opt->row_stats);
+    knobs.split_parts = opt->split_parts;
+  }
+  if (knobs.split_parts != 0) {
+    using Policy = qrita::TruncateAlgorithmPolicy;
+    const int64_t parts = knobs.split_parts;
+    const qrita::LaunchLimits& lim = ctx->limits[req->dtype];
+    if (parts < 1 || parts > Policy::kMaxSlices ||
+        (parts > 1 && (req->vocab / parts < Policy::kMinSliceEntries || req->batch * parts > lim.split_blocks)))
+      return fail(ctx, QRITA_ERR_INVALID_ARG,
+                  "split_parts %d: want 1-%d parts of at least %d entries and batch x parts <= %lld resident blocks",
+                  knobs.split_parts, Policy::kMaxSlices, Policy::kMinSliceEntries,
+                  static_cast<long long>(lim.split_blocks));
   }
   if ((req->k && !req->k_on_device) || (req->p && !req->p_on_device))
     return fail(ctx, QRITA_ERR_INVALID_ARG, "qrita_bench_topk_topp takes device k and p only");

@@ -76,6 +76,7 @@ inline qrita_status device_fail(qrita_ctx* ctx, const char* what, cudaError_t e)
 struct BenchKnobs {
   unsigned ablation = 0;
   int32_t* row_stats = nullptr;  // device [batch] qrita_row_stats
+  int split_parts = 0;           // parts a row in place of split_slices' (0: the policy's)
 };
 
 qrita_status check_request(qrita_ctx* ctx, const qrita_request* r);

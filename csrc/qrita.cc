@@ -114,7 +114,7 @@ qrita_status run(qrita_ctx* ctx, const qrita_request* r, int32_t* out_ids, int32
   prm.ablation = knobs.ablation;
   prm.row_stats = knobs.row_stats;
   const qrita::LaunchLimits& lim = ctx->limits[r->dtype];
-  const int parts = out_ids ? 1 : qrita::split_slices(lim, r->batch, r->vocab);
+  const int parts = out_ids ? 1 : knobs.split_parts > 0 ? knobs.split_parts : qrita::split_slices(lim, r->batch, r->vocab);
   // A mask call with top-p rows in the persistent kernel may hand rows
   // that miss on (cuda/hand_on.cuh); the in-place ablation keeps them.
   const bool all_top_k = every_row_top_k(r);

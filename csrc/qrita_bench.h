@@ -50,6 +50,11 @@ typedef struct {
 typedef struct {
   unsigned ablation;          /* qrita_ablation bits */
   qrita_row_stats* row_stats; /* device [batch], or NULL */
+  /* Parts a row of the mask call is cut into, in place of the launch
+   * policy's (0: the policy's; 1: one block a row). At most 32, parts of
+   * at least 2048 entries, and batch x parts within the split kernel's
+   * resident blocks (qrita_bench_split_parts' split_blocks). */
+  int split_parts;
 } qrita_bench_options;
 
 /* qrita_topk_topp with ablations and counters. k and p must be device

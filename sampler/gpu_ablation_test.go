@@ -126,7 +126,7 @@ func benchRun(t testing.TB, nc *native.Ctx, dev uintptr, d native.DType, batch, 
 		r.PDevice = deviceCopy(t, nc, p)
 		defer nc.Free(r.PDevice)
 	}
-	require.NoError(t, nc.BenchTopKTopP(r, a, stats))
+	require.NoError(t, nc.BenchTopKTopP(r, a, stats, 0))
 	require.NoError(t, nc.Sync(0))
 	rows := make([]native.RowStats, batch)
 	require.NoError(t, native.CopyFromDevice(nc, rows, stats))

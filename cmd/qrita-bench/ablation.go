@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -14,6 +15,7 @@ type ablation struct {
 	noDup    bool // duplicate handling off: the KeepTies tie mode
 	inPlace  bool // rows that miss stay with their block (no hand-on)
 	noSort   bool // top-k over few candidates by the digit search, not a sort
+	parts    int  // parts a row in place of the launch policy's (0: the policy's)
 }
 
 // Ablation switch names, in the order a combination is written.
@@ -25,6 +27,7 @@ const (
 	ablNoDup    = "no-dup"
 	ablInPlace  = "in-place"
 	ablNoSort   = "no-sort"
+	ablParts    = "parts" // followed by the count: parts16
 )
 
 func (a ablation) String() string {
@@ -37,6 +40,9 @@ func (a ablation) String() string {
 		if s.on {
 			parts = append(parts, s.name)
 		}
+	}
+	if a.parts != 0 {
+		parts = append(parts, ablParts+strconv.Itoa(a.parts))
 	}
 	if len(parts) == 0 {
 		return ablNone
@@ -54,6 +60,14 @@ func parseAblation(s string) (ablation, error) {
 	}
 	var a ablation
 	for _, name := range strings.Split(s, "+") {
+		if n, ok := strings.CutPrefix(name, ablParts); ok {
+			parts, err := strconv.Atoi(n)
+			if err != nil || parts < 1 || a.parts != 0 {
+				return a, fmt.Errorf("-ablation %q: %s wants one count of parts a row from 1 (e.g. parts16)", s, name)
+			}
+			a.parts = parts
+			continue
+		}
 		var sw *bool
 		switch name {
 		case ablNoTrunc:
@@ -69,8 +83,8 @@ func parseAblation(s string) (ablation, error) {
 		case ablNoSort:
 			sw = &a.noSort
 		default:
-			return a, fmt.Errorf("unknown -ablation %q (none, or %s, %s, %s, %s, %s, %s joined by +)", s, ablNoTrunc,
-				ablFallback, ablBinary, ablNoDup, ablInPlace, ablNoSort)
+			return a, fmt.Errorf("unknown -ablation %q (none, or %s, %s, %s, %s, %s, %s, partsN joined by +)", s,
+				ablNoTrunc, ablFallback, ablBinary, ablNoDup, ablInPlace, ablNoSort)
 		}
 		if *sw {
 			return a, fmt.Errorf("-ablation %q names %s twice", s, name)

@@ -76,7 +76,7 @@ func specAblation(a ablation, keepTies bool) *gpubench.Ablation {
 	if a.noSort {
 		bits |= native.AblateNoSort
 	}
-	return &gpubench.Ablation{Bits: bits, KeepTies: keepTies || a.noDup}
+	return &gpubench.Ablation{Bits: bits, KeepTies: keepTies || a.noDup, Parts: a.parts}
 }
 
 // time runs every case in device memory (package gpubench's protocol).

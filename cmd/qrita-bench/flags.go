@@ -201,7 +201,7 @@ func parseOptions(args []string, out io.Writer) (options, error) {
 	fs.StringVar(&o.l2, "l2", string(gpubench.L2Cold), "GPU: cold (inputs rotated so the L2 cannot hold them) or hot (one buffer just written: an L2 figure)")
 	fs.StringVar(&o.timing, "timing", string(gpubench.TimingEvents), "GPU: events (back-to-back launches) or graph (replays of a CUDA graph of the calls)")
 	base := fs.String("baselines", baselineAuto, "baselines per case, a comma list of copy (the floor, always on), read, sort (GPU backends) and ref (= -ref=true); auto: copy,read,sort on GPUs, copy on the CPU")
-	abl := fs.String("ablation", ablNone, "GPU: kernel ablations to sweep, a comma list of none or no-trunc, fallback, binary, no-dup (KeepTies), in-place (rows that miss keep their passes: no hand-on, no sliced passes), no-sort (top-k over few candidates by the digit search) joined by + (e.g. none,no-trunc,fallback+binary)")
+	abl := fs.String("ablation", ablNone, "GPU: kernel ablations to sweep, a comma list of none or no-trunc, fallback, binary, no-dup (KeepTies), in-place (rows that miss keep their passes: no hand-on, no sliced passes), no-sort (top-k over few candidates by the digit search), partsN (each row of a mask call cut into N parts, 1: one block a row, in place of the launch policy's) joined by + (e.g. none,no-trunc,fallback+binary or none,parts8,parts16)")
 	outs := fs.String("out", benchfmt.OutMask, "GPU: outputs to sweep, a comma list of mask (in place) and ids (compact ids, 1024 per row)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated logits")
 	fs.IntVar(&o.reps, "reps", 20, "CPU: timed calls of the backend and of the read-once sum per case")

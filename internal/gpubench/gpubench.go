@@ -35,6 +35,7 @@ type Spec struct {
 type Ablation struct {
 	Bits     native.Ablation
 	KeepTies bool // duplicate handling off: the KeepTies tie mode
+	Parts    int  // parts a row in place of the launch policy's (0: the policy's)
 }
 
 func (s Spec) String() string {
@@ -45,6 +46,9 @@ func (s Spec) String() string {
 	name := fmt.Sprintf("B%d_V%d_%s_%s_k%d_p%g_%s", s.Batch, s.Vocab, s.DType, s.Dist, s.K, s.P, mode)
 	if s.Ablation != nil {
 		name += fmt.Sprintf("_ablate%d_keepties%v", s.Ablation.Bits, s.Ablation.KeepTies)
+		if s.Ablation.Parts != 0 {
+			name += fmt.Sprintf("_parts%d", s.Ablation.Parts)
+		}
 	}
 	return name
 }
@@ -176,7 +180,7 @@ func Run(s *sampler.Sampler, nc *native.Ctx, spec Spec, o Options) (Result, erro
 		if spec.Ablation != nil {
 			r := bufs.request(i, spec, k, p, stream)
 			r.KeepTies = spec.Ablation.KeepTies
-			return nc.BenchTopKTopP(&r, spec.Ablation.Bits, 0)
+			return nc.BenchTopKTopP(&r, spec.Ablation.Bits, 0, spec.Ablation.Parts)
 		}
 		b := sampler.DeviceBatch{Logits: bufs.work(i), DType: spec.DType, Batch: spec.Batch, Vocab: spec.Vocab}
 		rp := sampler.RowParams{KDevice: k, PDevice: p}

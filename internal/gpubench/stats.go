@@ -38,7 +38,7 @@ func rowStats(nc *native.Ctx, mem *deviceMem, bufs *rotation, spec Spec, keepTie
 	if spec.Ablation != nil {
 		bits = spec.Ablation.Bits
 	}
-	err = nc.BenchTopKTopP(&r, bits, dev)
+	err = nc.BenchTopKTopP(&r, bits, dev, 0)
 	if unsupported(err) {
 		return nil, "counters unavailable: " + err.Error(), nil
 	}

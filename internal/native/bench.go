@@ -5,8 +5,8 @@ package native
 /*
 #include "qrita_bench.h"
 
-static qrita_status qrita_call_bench(qrita_ctx* c, qrita_request r, unsigned ablation, uintptr_t stats) {
-	qrita_bench_options o = {ablation, (qrita_row_stats*)stats};
+static qrita_status qrita_call_bench(qrita_ctx* c, qrita_request r, unsigned ablation, uintptr_t stats, int parts) {
+	qrita_bench_options o = {ablation, (qrita_row_stats*)stats, parts};
 	return qrita_bench_topk_topp(c, &r, &o);
 }
 // Host k/p are passed through so that the C side can reject them.
@@ -44,15 +44,17 @@ type RowStats struct {
 const RowStatsBytes = int(unsafe.Sizeof(C.qrita_row_stats{}))
 
 // BenchTopKTopP enqueues the mask with ablations and, when stats is not
-// 0, per-row counters to the device array stats [batch]RowStats. r's k
-// and p must be device arrays.
-func (x *Ctx) BenchTopKTopP(r *Request, ablation Ablation, stats uintptr) error {
+// 0, per-row counters to the device array stats [batch]RowStats; parts,
+// when not 0, cuts each row into that many parts in place of the launch
+// policy's (qrita_bench_options.split_parts). r's k and p must be device
+// arrays.
+func (x *Ctx) BenchTopKTopP(r *Request, ablation Ablation, stats uintptr, parts int) error {
 	if (r.K != nil && r.KDevice == 0) || (r.P != nil && r.PDevice == 0) {
 		return &Error{Code: InvalidArg, Msg: "BenchTopKTopP takes device k and p only"}
 	}
 	cr, _, _ := r.c()
 	return x.do(func() C.qrita_status {
-		return C.qrita_call_bench(x.c, cr, C.unsigned(ablation), C.uintptr_t(stats))
+		return C.qrita_call_bench(x.c, cr, C.unsigned(ablation), C.uintptr_t(stats), C.int(parts))
 	})
 }
 
