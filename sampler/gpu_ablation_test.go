@@ -102,17 +102,18 @@ func ablatedRun(t testing.TB, nc *native.Ctx, logits []float32, batch, vocab int
 	t.Helper()
 	dev := deviceCopy(t, nc, logits)
 	defer nc.Free(dev)
-	rows := benchRun(t, nc, dev, native.F32, batch, vocab, k, p, keepTies, a)
+	rows := benchRun(t, nc, dev, native.F32, batch, vocab, k, p, keepTies, a, 0)
 	out := make([]float32, len(logits))
 	require.NoError(t, native.CopyFromDevice(nc, out, dev))
 	return out, rows
 }
 
 // benchRun masks the dense rows at dev (element type d) with
-// BenchTopKTopP, k and p uploaded for the call, and returns the row
-// counters once the call has finished.
+// BenchTopKTopP, k and p uploaded for the call, each row in parts parts (0:
+// the launch policy's), and returns the row counters once the call has
+// finished.
 func benchRun(t testing.TB, nc *native.Ctx, dev uintptr, d native.DType, batch, vocab int, k []int32, p []float32,
-	keepTies bool, a native.Ablation) []native.RowStats {
+	keepTies bool, a native.Ablation, parts int) []native.RowStats {
 	t.Helper()
 	stats, err := nc.Malloc(batch * native.RowStatsBytes)
 	require.NoError(t, err)
@@ -126,7 +127,7 @@ func benchRun(t testing.TB, nc *native.Ctx, dev uintptr, d native.DType, batch, 
 		r.PDevice = deviceCopy(t, nc, p)
 		defer nc.Free(r.PDevice)
 	}
-	require.NoError(t, nc.BenchTopKTopP(r, a, stats, 0))
+	require.NoError(t, nc.BenchTopKTopP(r, a, stats, parts))
 	require.NoError(t, nc.Sync(0))
 	rows := make([]native.RowStats, batch)
 	require.NoError(t, native.CopyFromDevice(nc, rows, stats))

@@ -5,7 +5,6 @@ package sampler_test
 import (
 	"context"
 	"fmt"
-	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -55,7 +54,7 @@ func TestGPUChainedCallsReadThePreviousCallsOutput(t *testing.T) {
 					}
 					for r := range sh.batch {
 						row := r * sh.vocab
-						if !equalBits(got[row:row+sh.vocab], want[row:row+sh.vocab]) {
+						if !testcases.EqualBits(got[row:row+sh.vocab], want[row:row+sh.vocab]) {
 							t.Fatalf("row %d: %s", r, testcases.Compare(got[row:row+sh.vocab],
 								want[row:row+sh.vocab], 1, sh.vocab))
 						}
@@ -74,47 +73,18 @@ func constK(batch int, k int32) []int32 {
 	return ks
 }
 
-func equalBits(a, b []float32) bool {
-	for i := range a {
-		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
-			return false
-		}
-	}
-	return len(a) == len(b)
-}
-
 // chainOnDevice runs the chain over orig in dtype d on stream, enqueued
 // at once and synchronised once; it returns the output and orig as d
 // rounds it.
 func chainOnDevice(t *testing.T, s *sampler.Sampler, nc *native.Ctx, d sampler.DType, orig []float32, batch,
 	vocab int, ks []uintptr, stream uintptr) (got, rounded []float32) {
 	t.Helper()
-	size := 4
-	if d != sampler.Float32 {
-		size = 2
-	}
-	dev, err := nc.Malloc(len(orig) * size)
-	require.NoError(t, err)
+	dev, rounded := uploadAs(t, nc, d, orig)
 	defer nc.Free(dev)
-	var bits []uint16
-	if d == sampler.Float32 {
-		rounded = orig
-		require.NoError(t, native.CopyToDevice(nc, dev, orig))
-	} else {
-		bits, rounded = encode(d, orig)
-		require.NoError(t, native.CopyToDevice(nc, dev, bits))
-	}
 	b := sampler.DeviceBatch{Logits: dev, DType: d, Batch: batch, Vocab: vocab}
 	for _, k := range ks {
 		require.NoError(t, s.TopKTopPDevice(context.Background(), b, sampler.RowParams{KDevice: k}, stream))
 	}
 	require.NoError(t, nc.Sync(stream))
-	if d == sampler.Float32 {
-		got = make([]float32, len(orig))
-		require.NoError(t, native.CopyFromDevice(nc, got, dev))
-		return got, rounded
-	}
-	out := make([]uint16, len(bits))
-	require.NoError(t, native.CopyFromDevice(nc, out, dev))
-	return decode(d, out), rounded
+	return downloadAs(t, nc, d, dev, len(orig)), rounded
 }

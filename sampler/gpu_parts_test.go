@@ -19,37 +19,10 @@ import (
 func partsRun(t *testing.T, nc *native.Ctx, d sampler.DType, logits []float32, batch, vocab int, k []int32,
 	p []float32, parts int) []float32 {
 	t.Helper()
-	var dev uintptr
-	var bits []uint16
-	if d == sampler.Float32 {
-		dev = deviceCopy(t, nc, logits)
-	} else {
-		bits, _ = encode(d, logits)
-		var err error
-		dev, err = nc.Malloc(2 * len(bits))
-		require.NoError(t, err)
-		require.NoError(t, native.CopyToDevice(nc, dev, bits))
-	}
+	dev, _ := uploadAs(t, nc, d, logits)
 	defer nc.Free(dev)
-	r := &native.Request{Logits: dev, DType: native.DType(d), Batch: batch, Vocab: vocab, RowStride: vocab}
-	if k != nil {
-		r.KDevice = deviceCopy(t, nc, k)
-		defer nc.Free(r.KDevice)
-	}
-	if p != nil {
-		r.PDevice = deviceCopy(t, nc, p)
-		defer nc.Free(r.PDevice)
-	}
-	require.NoError(t, nc.BenchTopKTopP(r, 0, 0, parts))
-	require.NoError(t, nc.Sync(0))
-	if d == sampler.Float32 {
-		out := make([]float32, len(logits))
-		require.NoError(t, native.CopyFromDevice(nc, out, dev))
-		return out
-	}
-	out := make([]uint16, len(bits))
-	require.NoError(t, native.CopyFromDevice(nc, out, dev))
-	return decode(d, out)
+	benchRun(t, nc, dev, native.DType(d), batch, vocab, k, p, false, 0, parts)
+	return downloadAs(t, nc, d, dev, len(logits))
 }
 
 // A row's bits do not depend on how many blocks share it: every parts

@@ -8,8 +8,6 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/qrita-project/qrita/internal/native"
 	"github.com/qrita-project/qrita/internal/testcases"
 	"github.com/qrita-project/qrita/sampler"
@@ -118,16 +116,9 @@ func BenchmarkGPUPhases(b *testing.B) {
 func phasesRun(b *testing.B, nc *native.Ctx, d sampler.DType, logits []float32, batch, vocab int, k []int32, p []float32,
 	a native.Ablation) []native.RowStats {
 	b.Helper()
-	if d == sampler.Float32 {
-		_, rows := ablatedRun(b, nc, logits, batch, vocab, k, p, false, a)
-		return rows
-	}
-	bits, _ := encode(d, logits)
-	dev, err := nc.Malloc(len(bits) * 2)
-	require.NoError(b, err)
+	dev, _ := uploadAs(b, nc, d, logits)
 	defer nc.Free(dev)
-	require.NoError(b, native.CopyToDevice(nc, dev, bits))
-	return benchRun(b, nc, dev, native.DType(d), batch, vocab, k, p, false, a)
+	return benchRun(b, nc, dev, native.DType(d), batch, vocab, k, p, false, a, 0)
 }
 
 // printSlowestRows prints the n rows of a call with the most cycles in

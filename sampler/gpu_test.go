@@ -85,10 +85,6 @@ func deviceRun(t *testing.T, s *sampler.Sampler, nc *native.Ctx, d sampler.DType
 	stride int, k []int32, p []float32, kOnDevice, pOnDevice bool) (orig, got []float32) {
 	t.Helper()
 	const pad = 1234.5
-	size := 4
-	if d != sampler.Float32 {
-		size = 2
-	}
 	padded := make([]float32, batch*stride)
 	for i := range padded {
 		padded[i] = pad
@@ -96,18 +92,8 @@ func deviceRun(t *testing.T, s *sampler.Sampler, nc *native.Ctx, d sampler.DType
 	for r := 0; r < batch; r++ {
 		copy(padded[r*stride:], logits[r*vocab:(r+1)*vocab])
 	}
-	dev, err := nc.Malloc(len(padded) * size)
-	require.NoError(t, err)
+	dev, padRounded := uploadAs(t, nc, d, padded)
 	defer nc.Free(dev)
-	var bits16 []uint16
-	var padRounded []float32
-	if d == sampler.Float32 {
-		require.NoError(t, native.CopyToDevice(nc, dev, padded))
-		padRounded = padded
-	} else {
-		bits16, padRounded = encode(d, padded)
-		require.NoError(t, native.CopyToDevice(nc, dev, bits16))
-	}
 	rp := sampler.RowParams{K: k, P: p}
 	if kOnDevice && k != nil {
 		rp.K, rp.KDevice = nil, deviceCopy(t, nc, k)
@@ -120,14 +106,7 @@ func deviceRun(t *testing.T, s *sampler.Sampler, nc *native.Ctx, d sampler.DType
 	b := sampler.DeviceBatch{Logits: dev, DType: d, Batch: batch, Vocab: vocab, RowStride: stride}
 	require.NoError(t, s.TopKTopPDevice(context.Background(), b, rp, 0))
 	require.NoError(t, nc.Sync(0))
-	out := make([]float32, len(padded))
-	if d == sampler.Float32 {
-		require.NoError(t, native.CopyFromDevice(nc, out, dev))
-	} else {
-		ob := make([]uint16, len(bits16))
-		require.NoError(t, native.CopyFromDevice(nc, ob, dev))
-		out = decode(d, ob)
-	}
+	out := downloadAs(t, nc, d, dev, len(padded))
 	orig, got = make([]float32, batch*vocab), make([]float32, batch*vocab)
 	for r := 0; r < batch; r++ {
 		copy(orig[r*vocab:], padRounded[r*stride:r*stride+vocab])
